@@ -20,7 +20,7 @@ def register(engine: Engine) -> Engine:
     return engine
 
 
-def keys() -> list[str]:
+def known_keys() -> list[str]:
     return sorted({*ENGINE_MODULES, *_extra})
 
 
@@ -31,5 +31,6 @@ def get(key: str) -> Engine:
     try:
         module = ENGINE_MODULES[key]
     except KeyError:
-        raise KeyError(f"unknown engine {key!r}; known engines: {', '.join(keys())}") from None
+        known = ", ".join(known_keys())
+        raise KeyError(f"unknown engine {key!r}; known engines: {known}") from None
     return importlib.import_module(module).ENGINE

@@ -312,4 +312,3 @@ class _NoRandomness:
 
     def __getattr__(self, name: str) -> Any:
         raise InvariantFailure("an action drew randomness before being refused")
-

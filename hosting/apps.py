@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class HostingConfig(AppConfig):
+    name = "hosting"
+    verbose_name = "Hosting"

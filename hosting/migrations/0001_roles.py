@@ -1,0 +1,19 @@
+from django.db import migrations
+
+ORGANISER = "organiser"
+STAFF_ADMIN = "staff admin"
+
+
+def create_roles(apps, schema_editor):
+    Group = apps.get_model("auth", "Group")
+    for name in (ORGANISER, STAFF_ADMIN):
+        Group.objects.get_or_create(name=name)
+
+
+def remove_roles(apps, schema_editor):
+    apps.get_model("auth", "Group").objects.filter(name__in=[ORGANISER, STAFF_ADMIN]).delete()
+
+
+class Migration(migrations.Migration):
+    dependencies = [("auth", "0012_alter_user_first_name_max_length")]
+    operations = [migrations.RunPython(create_roles, remove_roles)]

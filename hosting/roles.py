@@ -1,0 +1,28 @@
+"""Roles are auth groups: organisers create tournaments, staff admins resolve disputes.
+
+Players are ordinary users; guests have no account (see ``hosting.identity``).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+ORGANISER = "organiser"
+STAFF_ADMIN = "staff admin"
+ROLES = (ORGANISER, STAFF_ADMIN)
+
+
+def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return user.groups.filter(name=role).exists()
+
+
+def is_organiser(user: AbstractBaseUser | AnonymousUser) -> bool:
+    return has_role(user, ORGANISER)
+
+
+def is_staff_admin(user: AbstractBaseUser | AnonymousUser) -> bool:
+    return has_role(user, STAFF_ADMIN)

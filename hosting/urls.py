@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from hosting import accounts, health, pages
+
+urlpatterns = [
+    path("", pages.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("accounts/signup/", accounts.SignUpView.as_view(), name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,77 @@
+"""Backing services for the suite.
+
+With ``DATABASE_URL`` / ``REDIS_URL`` set the suite runs on them. An unreachable service skips
+the tests that need it, unless ``REQUIRE_SERVICES=1`` (CI), which stops the run with a clear
+message instead.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+import redis
+
+REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
+_unreachable: dict[str, str] = {}
+
+
+def _database_problem() -> str | None:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        return "DATABASE_URL is not a PostgreSQL URL" if REQUIRED else None
+    import psycopg
+
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except psycopg.OperationalError as error:
+        return f"PostgreSQL at DATABASE_URL is unreachable: {error}".strip()
+    return None
+
+
+def _redis_problem() -> str | None:
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        return "REDIS_URL is not set"
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=3).ping()
+    except redis.RedisError as error:
+        return f"Redis at REDIS_URL is unreachable: {error}"
+    return None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    for service, problem in (("database", _database_problem()), ("redis", _redis_problem())):
+        if problem is None:
+            continue
+        if REQUIRED:
+            pytest.exit(f"REQUIRE_SERVICES=1 but {problem}", returncode=3)
+        _unreachable[service] = problem
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if "database" not in _unreachable or not os.environ.get("DATABASE_URL"):
+        return
+    skip = pytest.mark.skip(reason=_unreachable["database"])
+    for item in items:
+        if item.get_closest_marker("django_db"):
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The Redis the suite may use; skips the test when there is none."""
+    if "redis" in _unreachable:
+        pytest.skip(_unreachable["redis"])
+    return os.environ["REDIS_URL"]
+
+
+@pytest.fixture(scope="session")
+def celery_queue() -> str:
+    """A queue of this run's own, so that no other worker on the same Redis takes its tasks."""
+    from hosting.celery import app
+
+    queue = f"tests-{uuid.uuid4().hex[:8]}"
+    app.conf.task_default_queue = queue
+    return queue

@@ -1,0 +1,71 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from hosting.identity import guest_for, guest_from_token
+from hosting.roles import ORGANISER, STAFF_ADMIN, is_organiser, is_staff_admin
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sign_up_creates_a_player_and_logs_them_in(client):
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "newplayer",
+            "password1": "a-long-pass-phrase-42",
+            "password2": "a-long-pass-phrase-42",
+        },
+    )
+    assert response.status_code == 302
+    user = get_user_model().objects.get(username="newplayer")
+    assert not is_organiser(user) and not is_staff_admin(user)
+    assert "newplayer" in client.get("/").content.decode()
+
+
+def test_sign_up_refuses_mismatched_passwords_with_a_message(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "x", "password1": "a-long-pass-phrase-42", "password2": "different-42-phrase"},
+    )
+    assert response.status_code == 200
+    assert "match" in response.content.decode()
+    assert not get_user_model().objects.filter(username="x").exists()
+
+
+def test_log_in_and_log_out(client):
+    get_user_model().objects.create_user("ada", password="a-long-pass-phrase-42")
+    assert client.get("/accounts/login/").status_code == 200
+    response = client.post(
+        "/accounts/login/", {"username": "ada", "password": "a-long-pass-phrase-42"}
+    )
+    assert response.status_code == 302
+    assert "Log out" in client.get("/").content.decode()
+    client.post("/accounts/logout/")
+    assert "Log in" in client.get("/").content.decode()
+
+
+def test_roles_are_groups():
+    user = get_user_model().objects.create_user("org")
+    assert not is_organiser(user)
+    user.groups.add(Group.objects.get(name=ORGANISER))
+    assert is_organiser(user) and not is_staff_admin(user)
+    user.groups.add(Group.objects.get(name=STAFF_ADMIN))
+    assert is_staff_admin(user)
+
+
+def test_a_guest_keeps_one_signed_identity_per_session(rf, client):
+    request = rf.get("/")
+    request.session = client.session
+    first = guest_for(request)
+    assert guest_for(request) == first
+    assert guest_from_token(first.token) == first
+    assert " " in first.name  # "Swift Otter"
+
+
+def test_a_tampered_guest_token_is_refused():
+    from hosting.identity import new_guest
+
+    token = new_guest().token
+    assert guest_from_token(token[:-2] + "xx") is None
+    assert guest_from_token("not a token") is None
