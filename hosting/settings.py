@@ -153,7 +153,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE = {
+    # The safety net under the per-deadline ETA tasks: a lost task delays a timeout by 1 s.
+    "sweep-overdue-clocks": {"task": "games.sweep_overdue", "schedule": 1.0},
+}
+
+# Computer players wait a short, human-like moment before acting.
+BOT_DELAY_SECONDS = (0.6, 1.6)
 
 LOGGING = {
     "version": 1,

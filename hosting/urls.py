@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
+from games.urls import api_urls, live_urls
 from hosting import accounts, health, pages
 
 urlpatterns = [
@@ -11,4 +12,6 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("api/games/", include(api_urls)),
+    path("live/games/", include(live_urls)),
 ]

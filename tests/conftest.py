@@ -67,7 +67,7 @@ def redis_url() -> str:
     return os.environ["REDIS_URL"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def celery_queue() -> str:
     """A queue of this run's own, so that no other worker on the same Redis takes its tasks."""
     from hosting.celery import app
@@ -75,3 +75,33 @@ def celery_queue() -> str:
     queue = f"tests-{uuid.uuid4().hex[:8]}"
     app.conf.task_default_queue = queue
     return queue
+
+
+@pytest.fixture
+def asgi_server(transactional_db) -> str:
+    """The ASGI app served by uvicorn in a thread, on the test database; yields its base URL."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(
+        "hosting.asgi:application",
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="off",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)

@@ -42,9 +42,11 @@ class HighCard:
     def validate_config(self, config: dict[str, Any], seats: int) -> dict[str, Any]:
         if not self.min_seats <= seats <= self.max_seats:
             raise ConfigError(f"High Card needs 2 to 4 seats, not {seats}")
-        full = {"hand_size": 3, **config}
+        full = {"hand_size": 3, "applause_seconds": 1.0, **config}
         if not isinstance(full["hand_size"], int) or not 1 <= full["hand_size"] <= 5:
             raise ConfigError("hand_size must be a whole number from 1 to 5")
+        if not isinstance(full["applause_seconds"], int | float) or full["applause_seconds"] < 0:
+            raise ConfigError("applause_seconds must be a number of seconds")
         return full
 
     def setup(self, config: dict[str, Any], seats: int, rng: Rng) -> State:
@@ -59,6 +61,7 @@ class HighCard:
             "turn": 0,
             "plays": 0,
             "applause": False,
+            "applause_seconds": config["applause_seconds"],
         }
 
     def to_act(self, state: State) -> list[int]:
@@ -121,7 +124,7 @@ class HighCard:
         return {"type": TIMEOUT, "seats": seats}
 
     def windows(self, state: State) -> list[Window]:
-        return [Window("applause", 1.0)] if state["applause"] else []
+        return [Window("applause", state["applause_seconds"])] if state["applause"] else []
 
     def outcome(self, state: State) -> Outcome | None:
         if not self._over(state) or state["applause"]:

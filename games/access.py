@@ -1,0 +1,30 @@
+"""Which seat a request speaks for: a bot's seat token, else the session's user or guest."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from games.models import GameSession, Seat, hash_token
+from hosting.identity import GUEST_SESSION_KEY, guest_from_token
+
+TOKEN_PREFIX = "Seat "
+
+
+def seat_token(request: HttpRequest) -> str | None:
+    header = request.headers.get("Authorization", "")
+    return header[len(TOKEN_PREFIX) :].strip() if header.startswith(TOKEN_PREFIX) else None
+
+
+def seat_for(request: HttpRequest, game: GameSession) -> tuple[Seat | None, bool]:
+    """The seat, and whether it was proven by token (no CSRF needed) rather than session."""
+    token = seat_token(request)
+    if token is not None:
+        return game.seats.filter(token_sha256=hash_token(token)).first(), True
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return game.seats.filter(user=user).first(), False
+    guest_token = request.session.get(GUEST_SESSION_KEY)
+    guest = guest_from_token(guest_token) if guest_token else None
+    if guest is not None:
+        return game.seats.filter(guest_id=guest.id).first(), False
+    return None, False

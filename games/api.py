@@ -1,0 +1,175 @@
+"""The games HTTP API: parse, call one service, render. Errors are mapped by hosting.errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import services
+from games.access import seat_for
+from games.models import GameSession, Seat
+from games.payloads import game_payload
+from games.verification import verify_game
+from hosting.errors import Conflict, Forbidden, NotFound
+from hosting.identity import guest_for
+from hosting.roles import is_organiser
+
+
+class SeatInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Seat.Kind.choices, default=Seat.Kind.HUMAN)
+    bot = serializers.CharField(required=False, default="", allow_blank=True, max_length=40)
+    role = serializers.CharField(required=False, default="", allow_blank=True, max_length=20)
+    name = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
+
+
+class GameCreateInput(serializers.Serializer):
+    engine = serializers.CharField(max_length=40)
+    config = serializers.DictField(required=False, default=dict)
+    time_control = serializers.DictField(required=False, default=dict)
+    seats = SeatInput(many=True)
+    grace_seconds = serializers.IntegerField(required=False, default=90, min_value=0)
+
+
+class ActionInput(serializers.Serializer):
+    action = serializers.DictField()
+    client_action_id = serializers.CharField(required=False, allow_null=True, max_length=64)
+    expected_version = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _game(game_id: int) -> GameSession:
+    game = GameSession.objects.filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    return game
+
+
+def _fresh_game(game_id: int) -> GameSession:
+    """Reads apply any overdue timeout first, so nobody sees a clock past its deadline."""
+    services.enforce_deadline(game_id=game_id)
+    return _game(game_id)
+
+
+def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:
+    seat, by_token = seat_for(request, game)
+    if seat is None:
+        raise Forbidden("you hold no seat in this game")
+    if writing and not by_token:
+        SessionAuthentication().enforce_csrf(request)
+    return seat
+
+
+class GameCreateView(APIView):
+    def post(self, request: Request) -> Response:
+        if not is_organiser(request.user):
+            raise Forbidden("only organisers can create games")
+        data = _valid(GameCreateInput, request.data)
+        specs = [
+            services.SeatSpec(kind=s["kind"], bot=s["bot"], role=s["role"], display_name=s["name"])
+            for s in data["seats"]
+        ]
+        game = services.game_create(
+            engine_key=data["engine"],
+            seats=specs,
+            config=data["config"],
+            time_control=data["time_control"],
+            created_by=request.user,
+            grace_seconds=data["grace_seconds"],
+        )
+        return Response(game_payload(game, None, services.now()), status=201)
+
+
+class GameDetailView(APIView):
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _fresh_game(game_id)
+        seat, _ = seat_for(request, game)
+        return Response(game_payload(game, seat, services.now()))
+
+
+class SeatClaimView(APIView):
+    def post(self, request: Request, game_id: int, number: int) -> Response:
+        user = request.user if request.user.is_authenticated else None
+        guest = None if user else guest_for(request)
+        if user:
+            SessionAuthentication().enforce_csrf(request)
+        seat, token = services.seat_claim(game_id=game_id, number=number, user=user, guest=guest)
+        game = _game(game_id)
+        body = {"seat": seat.number, "token": token, "state": game_payload(game, seat, 0)}
+        return Response(body, status=201)
+
+
+class GameStartView(APIView):
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game(game_id)
+        if request.user != game.created_by and not is_organiser(request.user):
+            raise Forbidden("only the game's creator or an organiser can start it")
+        game = services.game_start(game_id=game_id)
+        seat, _ = seat_for(request, game)
+        return Response(game_payload(game, seat, services.now()))
+
+
+class GameActionView(APIView):
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game(game_id)
+        seat = _my_seat(request, game, writing=True)
+        data = _valid(ActionInput, request.data)
+        result = services.act(
+            game_id=game_id,
+            seat=seat.number,
+            action=data["action"],
+            client_action_id=data.get("client_action_id"),
+            expected_version=data.get("expected_version"),
+        )
+        game = _game(game_id)
+        return Response(
+            {
+                "version": result.version,
+                "repeated": result.repeated,
+                "state": game_payload(game, seat, services.now()),
+            }
+        )
+
+
+class LegalActionsView(APIView):
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _fresh_game(game_id)
+        seat = _my_seat(request, game, writing=False)
+        actions = services.legal_actions(game, seat.number)
+        return Response({"seat": seat.number, "version": game.version, "actions": actions})
+
+
+class GameLogView(APIView):
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _game(game_id)
+        if not game.is_over:
+            raise Conflict("the full log is public once the game has ended")
+        events = [
+            {"seq": e.seq, "seat": e.seat, "action": e.action, "events": e.events, "at": e.at}
+            for e in game.log.order_by("seq")
+        ]
+        return Response(
+            {
+                "game": game.pk,
+                "engine": game.engine,
+                "config": game.config,
+                "seed": game.seed,
+                "seed_sha256": game.seed_sha256,
+                "outcome": game.outcome,
+                "log": events,
+            }
+        )
+
+
+class GameVerifyView(APIView):
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(verify_game(_game(game_id)))

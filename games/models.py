@@ -1,0 +1,139 @@
+"""A hosted game: its session row (state snapshot, clocks, version), seats and event log."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+
+
+class GameSession(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    engine = models.CharField(max_length=40)
+    config = models.JSONField(help_text="The engine's validated config")
+    time_control = models.JSONField(help_text="Validated allowances, reserve, increment, policy")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    state = models.JSONField(null=True, blank=True, help_text="Engine state snapshot (secret)")
+    version = models.PositiveIntegerField(default=0, help_text="Actions applied so far")
+    seed = models.CharField(max_length=64, help_text="Hex seed; secret until the game ends")
+    seed_sha256 = models.CharField(max_length=64, help_text="Published from the start")
+    clocks = models.JSONField(default=dict, blank=True)
+    windows = models.JSONField(default=list, blank=True, help_text="Open windows and deadlines")
+    next_deadline = models.DateTimeField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+    grace_seconds = models.PositiveIntegerField(default=90)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [
+            # The beat sweep: running games whose next deadline has passed.
+            models.Index(
+                fields=["next_deadline"],
+                name="game_running_deadline",
+                condition=models.Q(status="running"),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.engine} #{self.pk}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.RUNNING
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in {self.Status.FINISHED, self.Status.ABORTED}
+
+    @property
+    def revealed_seed(self) -> str | None:
+        return self.seed if self.is_over else None
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Person"
+        COMPUTER = "computer", "Computer"
+        SUBSTITUTE = "substitute", "Computer (substitute)"
+
+    game = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.HUMAN)
+    bot = models.CharField(max_length=40, blank=True, help_text="Bot key for computer seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    guest_id = models.CharField(max_length=32, blank=True)
+    display_name = models.CharField(max_length=80, blank=True)
+    role = models.CharField(max_length=20, blank=True, help_text="e.g. EC or DMO")
+    token_sha256 = models.CharField(max_length=64, blank=True, help_text="API token, hashed")
+    connected = models.BooleanField(default=False)
+    connections = models.PositiveIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_seat_number_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of {self.game}"
+
+    @property
+    def is_claimed(self) -> bool:
+        return self.user_id is not None or bool(self.guest_id) or self.kind != self.Kind.HUMAN
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind != self.Kind.HUMAN
+
+    def label(self) -> str:
+        """How the seat is shown: computers are always labelled as such."""
+        name = self.display_name or f"Seat {self.number + 1}"
+        return f"{name} ({self.get_kind_display()})" if self.is_computer else name
+
+    def token_matches(self, token: str) -> bool:
+        return bool(self.token_sha256) and hash_token(token) == self.token_sha256
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class GameEvent(models.Model):
+    """One applied action, append-only. ``seq`` is the game's version after applying it."""
+
+    game = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="log")
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True, blank=True, help_text="None: the system")
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    client_action_id = models.CharField(max_length=64, blank=True, default="")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_event_per_version"),
+            models.UniqueConstraint(
+                fields=["game", "seat", "client_action_id"],
+                name="one_answer_per_client_action",
+                condition=~models.Q(client_action_id=""),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.action.get('type')}"

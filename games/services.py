@@ -1,0 +1,453 @@
+"""The write paths of a hosted game; nothing else changes a game.
+
+Each one runs in a transaction with the game row locked (``select_for_update``): validate,
+call the pure engine and clocks, persist, append to the log, and after commit publish the new
+version and schedule what must happen next (deadlines, windows, computer players). Every read
+or action first applies any overdue timeout, so the rules hold even with no worker running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import clocks, engines, timers
+from games.clocks import TimeControl, TimeControlError
+from games.engines.base import (
+    SYSTEM_ACTIONS,
+    WINDOW_CLOSED,
+    ConfigError,
+    Engine,
+    IllegalAction,
+    StepRng,
+    seed_commitment,
+)
+from games.models import GameEvent, GameSession, Seat, hash_token
+from hosting.errors import Conflict, Forbidden, NotFound, UserError
+from hosting.identity import Guest
+
+log = logging.getLogger(__name__)
+
+MAX_SYSTEM_STEPS = 200  # overdue timeouts applied in one go; far above any real backlog
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str = Seat.Kind.HUMAN
+    bot: str = ""
+    role: str = ""
+    display_name: str = ""
+
+
+@dataclass(frozen=True)
+class ActResult:
+    version: int
+    repeated: bool = False
+
+
+def now() -> float:
+    return time.time()
+
+
+def engine_for(key: str) -> Engine:
+    try:
+        return engines.get(key)
+    except KeyError:
+        raise UserError(f"unknown game {key!r}; games: {', '.join(engines.known_keys())}") from None
+
+
+# -- creating and joining ---------------------------------------------------------------------
+
+
+def game_create(
+    *,
+    engine_key: str,
+    seats: list[SeatSpec],
+    config: dict[str, Any] | None = None,
+    time_control: dict[str, Any] | None = None,
+    created_by: Any = None,
+    grace_seconds: int = 90,
+) -> GameSession:
+    """A new game waiting for its human seats to be claimed."""
+    engine = engine_for(engine_key)
+    if not engine.min_seats <= len(seats) <= engine.max_seats:
+        raise UserError(f"{engine.name} needs {engine.min_seats} to {engine.max_seats} seats")
+    roles = {str(n): spec.role for n, spec in enumerate(seats) if spec.role}
+    full_config = dict(config or {})
+    if roles and "roles" not in full_config:
+        full_config["roles"] = roles
+    try:
+        full_config = engine.validate_config(full_config, len(seats))
+        control = TimeControl.from_json(time_control or {}, engine.default_time_control)
+    except (ConfigError, TimeControlError) as error:
+        raise UserError(str(error), code="invalid_config") from None
+    for spec in seats:
+        if spec.kind not in Seat.Kind.values:
+            raise UserError(f"a seat is one of: {', '.join(Seat.Kind.values)}")
+        if spec.kind != Seat.Kind.HUMAN and (spec.bot or default_bot(engine)) not in engine.bots:
+            raise UserError(f"no computer player {spec.bot!r}; choose from {sorted(engine.bots)}")
+    seed = secrets.token_bytes(32)
+    with transaction.atomic():
+        game = GameSession.objects.create(
+            engine=engine.key,
+            config=full_config,
+            time_control=control.to_json(),
+            seed=seed.hex(),
+            seed_sha256=seed_commitment(seed),
+            created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
+            grace_seconds=grace_seconds,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                number=number,
+                kind=spec.kind,
+                bot=(spec.bot or default_bot(engine)) if spec.kind != Seat.Kind.HUMAN else "",
+                role=spec.role,
+                display_name=spec.display_name,
+            )
+            for number, spec in enumerate(seats)
+        )
+    return game
+
+
+def default_bot(engine: Engine) -> str:
+    """The strongest computer player an engine ships: any but the random one, if it has one."""
+    return next((key for key in engine.bots if key != "random"), "random")
+
+
+def seat_claim(
+    *, game_id: int, number: int, user: Any = None, guest: Guest | None = None
+) -> tuple[Seat, str]:
+    """Take a free seat as a user or a guest; returns the seat and its API token (shown once)."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.status != GameSession.Status.WAITING:
+            raise Conflict("this game has already started")
+        seat = game.seats.filter(number=number).first()
+        if seat is None:
+            raise NotFound(f"this game has no seat {number}")
+        if seat.is_claimed:
+            raise Conflict("that seat is taken")
+        if _holds_seat(game, user, guest):
+            raise Conflict("you already hold a seat in this game")
+        token = secrets.token_urlsafe(24)
+        if user is not None and user.is_authenticated:
+            seat.user = user
+            seat.display_name = seat.display_name or user.get_username()
+        elif guest is not None:
+            seat.guest_id = guest.id
+            seat.display_name = seat.display_name or guest.name
+        else:
+            raise Forbidden("log in, or play as a guest, to take a seat")
+        seat.token_sha256 = hash_token(token)
+        seat.save()
+    return seat, token
+
+
+def _holds_seat(game: GameSession, user: Any, guest: Guest | None) -> bool:
+    if user is not None and user.is_authenticated:
+        return game.seats.filter(user=user).exists()
+    return guest is not None and game.seats.filter(guest_id=guest.id).exists()
+
+
+def game_start(*, game_id: int) -> GameSession:
+    """Deal from the committed seed and start every clock that is owed."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.status != GameSession.Status.WAITING:
+            raise Conflict("this game has already started")
+        free = [s.number for s in game.seats.all() if not s.is_claimed]
+        if free:
+            raise Conflict(f"seat(s) {', '.join(str(n) for n in free)} are not taken yet")
+        engine = engine_for(game.engine)
+        seats = game.seats.count()
+        game.state = engine.setup(game.config, seats, StepRng(bytes.fromhex(game.seed), 0))
+        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        game.clocks = {str(n): clocks.new_clock(control) for n in range(seats)}
+        game.status = GameSession.Status.RUNNING
+        game.started = timezone.now()
+        _settle(game, engine, control, now())
+        _save(game)
+    return game
+
+
+# -- acting -----------------------------------------------------------------------------------
+
+
+def act(
+    *,
+    game_id: int,
+    seat: int,
+    action: Any,
+    client_action_id: str | None = None,
+    expected_version: int | None = None,
+) -> ActResult:
+    """Apply one seat's action. A repeated ``client_action_id`` returns the first answer; a
+    stale ``expected_version`` is a 409; an illegal action is refused with the engine's reason.
+    Refusals change nothing (overdue timeouts found on the way are still applied)."""
+    _check_action_shape(action, client_action_id)
+    refusal: Exception | None = None
+    with transaction.atomic():
+        game = _lock(game_id)
+        if client_action_id:
+            first = game.log.filter(seat=seat, client_action_id=client_action_id).first()
+            if first is not None:
+                return ActResult(version=first.seq, repeated=True)
+        engine = engine_for(game.engine)
+        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        moment = now()
+        changed = _apply_overdue(game, engine, control, moment)
+        try:
+            if not game.is_running:
+                raise Conflict("this game is over" if game.is_over else "this game has not started")
+            if expected_version is not None and expected_version != game.version:
+                raise Conflict(
+                    f"the game moved on: you saw version {expected_version}, "
+                    f"it is now at version {game.version}",
+                    code="stale_version",
+                )
+            if action["type"] in SYSTEM_ACTIONS:
+                raise UserError(f"{action['type']!r} is applied by the server only")
+            _apply(game, engine, control, seat, action, client_action_id, moment)
+        except (IllegalAction, UserError) as error:
+            refusal = error
+            if changed:
+                _save(game)
+        else:
+            _save(game)
+    if refusal is not None:
+        raise refusal
+    return ActResult(version=game.version)
+
+
+def _check_action_shape(action: Any, client_action_id: str | None) -> None:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise UserError('an action is a JSON object with a "type", e.g. {"type": "draw"}')
+    if client_action_id is not None and (
+        not isinstance(client_action_id, str) or not 1 <= len(client_action_id) <= 64
+    ):
+        raise UserError("client_action_id must be a string of 1 to 64 characters")
+
+
+def enforce_deadline(*, game_id: int) -> int:
+    """Apply every timeout and window that is due; returns how many were applied. Safe to call
+    any number of times: it decides from the locked row and the server's clock alone."""
+    with transaction.atomic():
+        game = GameSession.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not game.is_running:
+            return 0
+        engine = engine_for(game.engine)
+        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        applied = _apply_overdue(game, engine, control, now())
+        if applied:
+            _save(game)
+        return applied
+
+
+def bot_act(*, game_id: int, seat: int, version: int) -> bool:
+    """A computer seat plays, if the game is still where it was when the move was scheduled."""
+    with transaction.atomic():
+        game = GameSession.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not game.is_running or game.version != version:
+            return False
+        player = game.seats.get(number=seat)
+        engine = engine_for(game.engine)
+        if not player.is_computer or engine.decision(game.state, seat) is None:
+            return False
+        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        rng = random.Random(f"{game.seed}:{version}:{seat}:bot")
+        action = engine.bots[player.bot or default_bot(engine)](game.state, seat, rng)
+        _apply(game, engine, control, seat, action, f"bot-{version}", now())
+        _save(game)
+        return True
+
+
+# -- connections and substitutes --------------------------------------------------------------
+
+
+def mark_connected(*, game_id: int, seat: int) -> None:
+    with transaction.atomic():
+        player = Seat.objects.select_for_update().get(game_id=game_id, number=seat)
+        player.connections += 1
+        player.connected = True
+        player.disconnected_at = None
+        player.save(update_fields=["connections", "connected", "disconnected_at"])
+
+
+def mark_disconnected(*, game_id: int, seat: int) -> None:
+    """The seat's last connection closed: after the game's grace a substitute takes over."""
+    with transaction.atomic():
+        player = Seat.objects.select_for_update().get(game_id=game_id, number=seat)
+        player.connections = max(0, player.connections - 1)
+        if player.connections:
+            player.save(update_fields=["connections"])
+            return
+        player.connected = False
+        player.disconnected_at = timezone.now()
+        player.save(update_fields=["connections", "connected", "disconnected_at"])
+        grace = player.game.grace_seconds
+        since = player.disconnected_at.timestamp()
+        transaction.on_commit(lambda: timers.schedule_grace(game_id, seat, since, since + grace))
+
+
+def substitute_if_still_away(*, game_id: int, seat: int, since: float) -> bool:
+    """Called when a seat's grace has passed: substitute it unless its person came back."""
+    player = Seat.objects.filter(game_id=game_id, number=seat).first()
+    if player is None or player.connected or player.disconnected_at is None:
+        return False
+    if abs(player.disconnected_at.timestamp() - since) > 1e-3:
+        return False  # it reconnected and dropped again since; that drop has its own grace
+    return substitute_seat(game_id=game_id, seat=seat)
+
+
+def substitute_seat(*, game_id: int, seat: int) -> bool:
+    """A computer substitute, labelled as such, finishes the seat of someone who left."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        player = game.seats.get(number=seat)
+        if not game.is_running or player.kind != Seat.Kind.HUMAN:
+            return False
+        engine = engine_for(game.engine)
+        player.kind = Seat.Kind.SUBSTITUTE
+        player.bot = default_bot(engine)
+        player.save(update_fields=["kind", "bot"])
+        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        notice = {"type": "substitute", "seat": seat, "on": True}
+        # Engines whose rules treat substitutes specially (Color Clash scoring) are told.
+        with contextlib.suppress(IllegalAction):
+            _apply(game, engine, control, None, notice, None, now())
+        _save(game)
+        return True
+
+
+# -- the shared core --------------------------------------------------------------------------
+
+
+def _lock(game_id: int) -> GameSession:
+    game = GameSession.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    return game
+
+
+def _apply(
+    game: GameSession,
+    engine: Engine,
+    control: TimeControl,
+    seat: int | None,
+    action: dict[str, Any],
+    client_action_id: str | None,
+    moment: float,
+) -> None:
+    step = game.version + 1
+    events = engine.apply(game.state, seat, action, StepRng(bytes.fromhex(game.seed), step))
+    GameEvent.objects.create(
+        game=game,
+        seq=step,
+        seat=seat,
+        action=action,
+        events=events,
+        client_action_id=client_action_id or "",
+    )
+    game.version = step
+    _settle(game, engine, control, moment)
+
+
+def _settle(game: GameSession, engine: Engine, control: TimeControl, moment: float) -> None:
+    """Bring clocks, windows, deadline and status in line with the new state."""
+    state = game.state
+    for key, clock in list(game.clocks.items()):
+        decision = engine.decision(state, int(key))
+        if decision is None:
+            game.clocks[key] = clocks.stop(control, clock, moment)
+        elif (clock["phase"], clock["serial"]) != (decision.phase, decision.serial):
+            stopped = clocks.stop(control, clock, moment)
+            game.clocks[key] = clocks.start(stopped, decision.phase, decision.serial, moment)
+    still_open = {(w["name"], w["seat"]): w for w in game.windows}
+    game.windows = [
+        still_open.get((w.name, w.seat))
+        or {"name": w.name, "seat": w.seat, "deadline": moment + w.seconds}
+        for w in engine.windows(state)
+    ]
+    outcome = engine.outcome(state)
+    if outcome is not None:
+        _finish(game, control, outcome.to_json(), moment)
+    deadlines = [w["deadline"] for w in game.windows]
+    clock_deadline = clocks.next_deadline(control, game.clocks)
+    if clock_deadline is not None:
+        deadlines.append(clock_deadline)
+    game.next_deadline = (
+        datetime.fromtimestamp(min(deadlines), tz=UTC) if deadlines and game.is_running else None
+    )
+
+
+def _finish(game: GameSession, control: TimeControl, outcome: dict, moment: float) -> None:
+    game.status = GameSession.Status.FINISHED
+    game.outcome = outcome
+    game.finished = datetime.fromtimestamp(moment, tz=UTC)
+    game.clocks = {key: clocks.stop(control, clock, moment) for key, clock in game.clocks.items()}
+    game.windows = []
+
+
+def _apply_overdue(game: GameSession, engine: Engine, control: TimeControl, moment: float) -> int:
+    """Apply what is due by ``moment``, earliest first: windows closing and clocks running out
+    (seats that ran out at the same instant together)."""
+    applied = 0
+    while game.is_running and applied < MAX_SYSTEM_STEPS:
+        action = _earliest_due(game, engine, control, moment)
+        if action is None:
+            break
+        # Clocks that start now start at ``moment``: a late worker never eats the next
+        # player's allowance.
+        _apply(game, engine, control, None, action, None, moment)
+        applied += 1
+    return applied
+
+
+def _earliest_due(
+    game: GameSession, engine: Engine, control: TimeControl, moment: float
+) -> dict[str, Any] | None:
+    candidates: list[tuple[float, dict[str, Any]]] = [
+        (w["deadline"], {"type": WINDOW_CLOSED, "name": w["name"]})
+        for w in game.windows
+        if w["deadline"] <= moment
+    ]
+    groups = clocks.overdue(control, game.clocks, moment)
+    if groups:
+        when = clocks.deadline(control, game.clocks[str(groups[0][0])])
+        candidates.append((when, engine.timeout_action(game.state, groups[0])))
+    if not candidates:
+        return None
+    return min(candidates, key=lambda item: item[0])[1]
+
+
+def _save(game: GameSession) -> None:
+    game.save()
+    game_id, version = game.id, game.version
+    deadline = game.next_deadline.timestamp() if game.next_deadline else None
+    bots = _bots_to_move(game)
+    transaction.on_commit(lambda: timers.after_commit(game_id, version, deadline, bots))
+
+
+def _bots_to_move(game: GameSession) -> list[int]:
+    if not game.is_running:
+        return []
+    engine = engine_for(game.engine)
+    computer = game.seats.exclude(kind=Seat.Kind.HUMAN).values_list("number", flat=True)
+    return [n for n in computer if engine.decision(game.state, n) is not None]
+
+
+def legal_actions(game: GameSession, seat: int) -> list[dict[str, Any]]:
+    if not game.is_running:
+        return []
+    return engine_for(game.engine).legal_actions(game.state, seat)

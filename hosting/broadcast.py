@@ -1,0 +1,104 @@
+"""Fan-out of "game G is now at version V" to every live connection, in any process.
+
+Publishers are synchronous (they run after a commit). Subscribers are SSE streams in the ASGI
+event loop. Without Redis the hub delivers in process; with Redis each process listens on one
+pattern subscription and feeds its own hub, so any web process sees every commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections import defaultdict
+
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+CHANNEL_PREFIX = "games:"
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._subscribers: dict[int, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = (
+            defaultdict(set)
+        )
+        self._lock = threading.Lock()
+
+    def deliver(self, game_id: int, version: int) -> None:
+        with self._lock:
+            targets = list(self._subscribers.get(game_id, ()))
+        for loop, queue in targets:
+            loop.call_soon_threadsafe(queue.put_nowait, version)
+
+    def add(self, game_id: int) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue()
+        with self._lock:
+            self._subscribers[game_id].add((asyncio.get_running_loop(), queue))
+        return queue
+
+    def remove(self, game_id: int, queue: asyncio.Queue) -> None:
+        with self._lock:
+            entries = self._subscribers.get(game_id, set())
+            entries.difference_update({entry for entry in entries if entry[1] is queue})
+            if not entries:
+                self._subscribers.pop(game_id, None)
+
+
+hub = Hub()
+_publisher: redis.Redis | None = None
+_listeners: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+
+def publish(game_id: int, version: int) -> None:
+    global _publisher
+    if not settings.REDIS_URL:
+        hub.deliver(game_id, version)
+        return
+    if _publisher is None:
+        _publisher = redis.Redis.from_url(settings.REDIS_URL)
+    _publisher.publish(f"{CHANNEL_PREFIX}{game_id}", version)
+
+
+async def subscribe(game_id: int) -> asyncio.Queue:
+    """A queue that receives every version committed for the game from now on; hand it back
+    with ``unsubscribe``. (A plain pair, not a context manager: SSE generators are closed by
+    ``aclose()``, and nested async context managers there turn the close into an error.)"""
+    if settings.REDIS_URL:
+        await _ensure_listener()
+    return hub.add(game_id)
+
+
+def unsubscribe(game_id: int, queue: asyncio.Queue) -> None:
+    hub.remove(game_id, queue)
+
+
+async def _ensure_listener() -> None:
+    loop = asyncio.get_running_loop()
+    task = _listeners.get(loop)
+    if task is None or task.done():
+        ready = asyncio.Event()
+        _listeners[loop] = loop.create_task(_listen(ready))
+        await ready.wait()
+
+
+async def _listen(ready: asyncio.Event) -> None:
+    while True:
+        client = aioredis.Redis.from_url(settings.REDIS_URL)
+        try:
+            async with client.pubsub() as pubsub:
+                await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+                ready.set()
+                async for message in pubsub.listen():
+                    if message["type"] != "pmessage":
+                        continue
+                    game_id = int(message["channel"].decode().removeprefix(CHANNEL_PREFIX))
+                    hub.deliver(game_id, int(message["data"]))
+        except (redis.RedisError, OSError):
+            log.warning("live updates lost Redis; reconnecting", exc_info=True)
+            ready.set()
+            await asyncio.sleep(1)
+        finally:
+            await client.aclose()

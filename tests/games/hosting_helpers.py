@@ -1,0 +1,79 @@
+"""Builders for hosted-game tests: a registered test engine, a fake server clock, API players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import Group
+from rest_framework.test import APIClient
+
+from games import engines
+from games.engines.base import Engine
+from hosting.roles import ORGANISER
+from tests.games.engines import tiny
+
+
+class FakeClock:
+    """The server clock, moved by hand."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def register_tiny() -> Engine:
+    return engines.register(tiny.ENGINE)
+
+
+def organiser_client(django_user_model, username: str = "org") -> APIClient:
+    user = django_user_model.objects.create_user(username, password="pw-organiser-123")
+    user.groups.add(Group.objects.get(name=ORGANISER))
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@dataclass
+class Player:
+    client: APIClient
+    seat: int
+    token: str
+
+    def act(self, game_id: int, action: dict, **extra):
+        return self.client.post(
+            f"/api/games/{game_id}/actions", {"action": action, **extra}, format="json"
+        )
+
+    def state(self, game_id: int) -> dict:
+        return self.client.get(f"/api/games/{game_id}/").json()
+
+    def legal(self, game_id: int) -> list[dict]:
+        return self.client.get(f"/api/games/{game_id}/legal").json()["actions"]
+
+
+def claim(game_id: int, seat: int, client: APIClient | None = None) -> Player:
+    client = client or APIClient()
+    response = client.post(f"/api/games/{game_id}/seats/{seat}/claim")
+    assert response.status_code == 201, response.content
+    return Player(client=client, seat=seat, token=response.json()["token"])
+
+
+def bot_client(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Seat {token}")
+    return client
+
+
+def create_game(organiser: APIClient, engine: str, seats: int, **body) -> int:
+    response = organiser.post(
+        "/api/games/",
+        {"engine": engine, "seats": [{"kind": "human"}] * seats, **body},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    return response.json()["game"]

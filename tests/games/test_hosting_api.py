@@ -1,0 +1,218 @@
+"""A hosted game through the HTTP API alone: seats, actions, refusals, clocks, fair play."""
+
+import pytest
+
+from games.models import GameEvent, GameSession
+from tests.games.hosting_helpers import (
+    FakeClock,
+    bot_client,
+    claim,
+    create_game,
+    organiser_client,
+    register_tiny,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeClock()
+    monkeypatch.setattr("games.services.now", fake)
+    return fake
+
+
+@pytest.fixture
+def engine():
+    return register_tiny()
+
+
+@pytest.fixture
+def organiser(django_user_model):
+    return organiser_client(django_user_model)
+
+
+@pytest.fixture
+def started(organiser, engine, clock):
+    game_id = create_game(organiser, "high_card", 2)
+    players = [claim(game_id, 0), claim(game_id, 1)]
+    response = organiser.post(f"/api/games/{game_id}/start")
+    assert response.status_code == 200, response.content
+    return game_id, players
+
+
+def test_two_players_finish_a_game_through_the_api_alone(started, clock, engine):
+    game_id, players = started
+    state = players[0].state(game_id)
+    assert len(state["seed_sha256"]) == 64 and "seed" not in state
+    while state["status"] == "running":
+        acted = False
+        for player in players:
+            legal = player.legal(game_id)
+            if legal:
+                response = player.act(game_id, legal[0], client_action_id=f"{state['version']}")
+                assert response.status_code == 200, response.content
+                acted = True
+        if not acted:
+            clock.advance(1.01)  # the applause window closes on the next read
+        state = players[0].state(game_id)
+    assert state["status"] == "finished"
+    assert state["outcome"]["winners"]
+    verified = players[1].client.get(f"/api/games/{game_id}/verify").json()
+    assert verified["verified"] is True and verified["seed"] == state["seed"]
+    log = players[1].client.get(f"/api/games/{game_id}/log").json()["log"]
+    assert [e["seq"] for e in log] == list(range(1, state["version"] + 1))
+
+
+def test_a_seat_sees_its_own_hand_and_nobody_elses(started, engine):
+    game_id, players = started
+    game = GameSession.objects.get(pk=game_id)
+    for player in players:
+        view = player.state(game_id)["view"]
+        assert view == engine.view(game.state, player.seat)
+    spectator = bot_client("no-such-token").get(f"/api/games/{game_id}/").json()
+    assert "hand" not in spectator["view"]
+
+
+def test_a_repeated_client_action_id_returns_the_first_answer(started):
+    game_id, players = started
+    card = players[0].legal(game_id)[0]
+    first = players[0].act(game_id, card, client_action_id="abc")
+    again = players[0].act(game_id, card, client_action_id="abc")
+    assert first.status_code == again.status_code == 200
+    assert again.json()["repeated"] is True
+    assert again.json()["version"] == first.json()["version"] == 1
+    assert GameEvent.objects.filter(game_id=game_id).count() == 1
+
+
+def test_a_stale_expected_version_is_a_409(started, clock):
+    game_id, players = started
+    players[0].act(game_id, players[0].legal(game_id)[0], expected_version=0)
+    clock.advance(1.01)
+    response = players[1].act(game_id, players[1].legal(game_id)[0], expected_version=0)
+    assert response.status_code == 409
+    assert response.json()["error"] == "stale_version"
+    assert "version 2" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ({"type": "play", "card": 99}, "you do not hold that card"),
+        ({"type": "dance"}, "unknown action"),
+        ({"type": "timeout", "seats": [0]}, "applied by the server only"),
+        ({"no_type": 1}, 'with a "type"'),
+    ],
+)
+def test_an_illegal_action_is_refused_with_a_reason_and_changes_nothing(started, action, message):
+    game_id, players = started
+    before = GameSession.objects.get(pk=game_id)
+    response = players[0].act(game_id, action)
+    assert response.status_code == 400
+    assert message in response.json()["detail"]
+    after = GameSession.objects.get(pk=game_id)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+def test_acting_out_of_turn_is_refused(started):
+    game_id, players = started
+    card = players[1].state(game_id)["view"]["hand"][0]
+    response = players[1].act(game_id, {"type": "play", "card": card})
+    assert response.status_code == 400
+    assert response.json()["detail"] == "it is not your turn"
+
+
+def test_nobody_can_act_for_another_seat(started):
+    game_id, players = started
+    stranger = bot_client("forged-token")
+    response = stranger.post(
+        f"/api/games/{game_id}/actions", {"action": {"type": "play", "card": 1}}, format="json"
+    )
+    assert response.status_code == 403
+    assert response.json()["detail"] == "you hold no seat in this game"
+    by_token = bot_client(players[0].token)
+    assert by_token.get(f"/api/games/{game_id}/").json()["seat"] == 0
+
+
+def test_malformed_requests_are_400s(started):
+    game_id, players = started
+    response = players[0].client.post(
+        f"/api/games/{game_id}/actions", "not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+    response = players[0].act(game_id, {"type": "play"}, expected_version=-3)
+    assert response.status_code == 400
+    assert "expected_version" in response.json()["fields"]
+
+
+def test_the_log_and_the_seed_stay_secret_until_the_end(started):
+    game_id, players = started
+    assert players[0].client.get(f"/api/games/{game_id}/log").status_code == 409
+    assert players[0].client.get(f"/api/games/{game_id}/verify").status_code == 409
+
+
+def test_an_overdue_clock_is_applied_by_the_next_read(started, clock):
+    game_id, players = started
+    assert players[0].state(game_id)["clocks"]["0"]["allowance"] == 10.0
+    clock.advance(10.5)
+    state = players[1].state(game_id)
+    assert state["version"] == 1  # seat 0 timed out: it played its lowest card
+    event = GameEvent.objects.get(game_id=game_id, seq=1)
+    assert event.seat is None and event.action == {"type": "timeout", "seats": [0]}
+
+
+def test_seats_cannot_be_claimed_twice_or_after_the_start(organiser, engine, clock):
+    game_id = create_game(organiser, "high_card", 2)
+    player = claim(game_id, 0)
+    again = player.client.post(f"/api/games/{game_id}/seats/1/claim")
+    assert again.status_code == 409 and "already hold a seat" in again.json()["detail"]
+    taken = claim(game_id, 1).client.post(f"/api/games/{game_id}/seats/0/claim")
+    assert taken.status_code == 409
+    organiser.post(f"/api/games/{game_id}/start")
+    late = organiser.post(f"/api/games/{game_id}/seats/1/claim")
+    assert late.status_code == 409
+
+
+def test_only_organisers_create_games_and_bad_config_is_a_400(organiser, engine, client):
+    response = client.post(
+        "/api/games/", {"engine": "high_card", "seats": [{}, {}]}, content_type="application/json"
+    )
+    assert response.status_code == 403
+    response = organiser.post(
+        "/api/games/",
+        {"engine": "high_card", "seats": [{}, {}], "config": {"hand_size": 99}},
+        format="json",
+    )
+    assert response.status_code == 400 and "hand_size" in response.json()["detail"]
+    response = organiser.post("/api/games/", {"engine": "chess", "seats": [{}]}, format="json")
+    assert response.status_code == 400 and "unknown game" in response.json()["detail"]
+    response = organiser.post(
+        "/api/games/",
+        {"engine": "high_card", "seats": [{}, {}], "time_control": {"reserve": -5}},
+        format="json",
+    )
+    assert response.status_code == 400 and "reserve" in response.json()["detail"]
+
+
+def test_computer_seats_are_labelled_and_play_through_the_same_service(organiser, engine, clock):
+    from games import services
+
+    response = organiser.post(
+        "/api/games/",
+        {"engine": "high_card", "seats": [{}, {"kind": "computer", "bot": "lowest"}]},
+        format="json",
+    )
+    game_id = response.json()["game"]
+    player = claim(game_id, 0)
+    organiser.post(f"/api/games/{game_id}/start")
+    state = player.state(game_id)
+    assert state["seats"][1]["name"] == "Seat 2 (Computer)"
+    assert services.bot_act(game_id=game_id, seat=1, version=0) is False  # not its turn
+    player.act(game_id, player.legal(game_id)[0])
+    clock.advance(1.01)
+    version = player.state(game_id)["version"]
+    assert services.bot_act(game_id=game_id, seat=1, version=version - 1) is False  # stale
+    assert services.bot_act(game_id=game_id, seat=1, version=version) is True
+    event = GameEvent.objects.get(game_id=game_id, seq=version + 1)
+    game = GameSession.objects.get(pk=game_id)
+    assert event.seat == 1 and event.action["card"] == game.state["table"][1][0]

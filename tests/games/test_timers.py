@@ -1,0 +1,72 @@
+"""Clocks run out with nobody calling the server: a real Celery worker on Redis applies the
+expiry; with no worker, the beat sweep or the next request does; never twice."""
+
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+
+from games import services
+from games.models import GameEvent, GameSession
+from games.services import SeatSpec
+from games.tasks import sweep_overdue
+from hosting.celery import app
+from tests.games.hosting_helpers import register_tiny
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def start_tiny_game(turn_seconds: float) -> GameSession:
+    register_tiny()
+    game = services.game_create(
+        engine_key="high_card",
+        seats=[SeatSpec(), SeatSpec()],
+        time_control={"allowances": {"turn": turn_seconds}},
+    )
+    game.seats.update(guest_id="g")  # both seats taken; nobody will act
+    return services.game_start(game_id=game.pk)
+
+
+def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_worker_applies_an_expiry_within_a_second_of_the_deadline(redis_url, celery_queue):
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
+        game = start_tiny_game(turn_seconds=1.0)
+        deadline = game.next_deadline
+        assert wait_for(lambda: GameEvent.objects.filter(game=game, seq=1).exists(), 5)
+        first = GameEvent.objects.get(game=game, seq=1)
+        assert first.action == {"type": "timeout", "seats": [0]}
+        assert 0 <= (first.at - deadline).total_seconds() < 1.0
+        # The whole game now plays itself out through timeouts and closing windows.
+        assert wait_for(lambda: GameSession.objects.get(pk=game.pk).status == "finished", 30)
+    finished = GameSession.objects.get(pk=game.pk)
+    seqs = list(finished.log.values_list("seq", flat=True))
+    assert seqs == list(range(1, finished.version + 1))
+    timeouts = finished.log.filter(action__type="timeout").count()
+    assert timeouts == 6  # three cards each, every one played by the clock, none twice
+
+
+def test_without_a_worker_the_beat_sweep_applies_it_once(redis_url):
+    game = start_tiny_game(turn_seconds=0.3)
+    time.sleep(0.4)
+    assert sweep_overdue.apply().get() == 1
+    assert sweep_overdue.apply().get() == 0
+    assert services.enforce_deadline(game_id=game.pk) == 0
+    assert list(GameEvent.objects.filter(game=game).values_list("action", flat=True)) == [
+        {"type": "timeout", "seats": [0]}
+    ]
+
+
+def test_without_any_timer_the_next_request_applies_it(client):
+    game = start_tiny_game(turn_seconds=0.3)
+    time.sleep(0.4)
+    state = client.get(f"/api/games/{game.pk}/").json()
+    assert state["version"] == 1
+    assert GameEvent.objects.get(game=game).seat is None
