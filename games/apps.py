@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        from django.conf import settings
+
+        from games import engines
+
+        engines.ENGINE_MODULES.update(settings.EXTRA_ENGINES)

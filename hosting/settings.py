@@ -103,6 +103,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# Engines beyond the built-in ones, as "key=module" (the module exposes ENGINE): plug-ins, and
+# the test engine the live-load benchmark can use.
+EXTRA_ENGINES = dict(item.split("=", 1) for item in env_list("EXTRA_ENGINES", []))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

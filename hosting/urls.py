@@ -3,11 +3,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from games.urls import api_urls, live_urls
-from hosting import accounts, health, pages
+from hosting import accounts, api, health, pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("api/ping", api.PingView.as_view(), name="api-ping"),
     path("accounts/signup/", accounts.SignUpView.as_view(), name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

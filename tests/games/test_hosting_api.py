@@ -216,3 +216,21 @@ def test_computer_seats_are_labelled_and_play_through_the_same_service(organiser
     event = GameEvent.objects.get(game_id=game_id, seq=version + 1)
     game = GameSession.objects.get(pk=game_id)
     assert event.seat == 1 and event.action["card"] == game.state["table"][1][0]
+
+
+def test_verify_game_command_confirms_a_finished_game(started, clock):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    game_id, players = started
+    with pytest.raises(CommandError, match="once it has ended"):
+        call_command("verify_game", game_id, stdout=StringIO())
+    while players[0].state(game_id)["status"] == "running":
+        clock.advance(10.5)  # every clock runs out in turn until the hands are empty
+    out = StringIO()
+    call_command("verify_game", game_id, "--json", stdout=out)
+    assert '"verified": true' in out.getvalue()
+    GameSession.objects.filter(pk=game_id).update(state={"tampered": True})
+    with pytest.raises(CommandError, match="does NOT verify"):
+        call_command("verify_game", game_id, stdout=StringIO())

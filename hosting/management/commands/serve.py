@@ -28,7 +28,7 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         if not options["no_seed"]:
             call_command("seed_demo")
-        children = self.start_celery() if settings.REDIS_URL else []
+        children = self.start_celery() if settings.REDIS_URL else self.start_scheduler()
         url = f"http://{options['host']}:{options['port']}/"
         self.stdout.write(f"Serving on {url}  (Ctrl-C to stop)", ending="\n")
         self.stdout.flush()
@@ -45,6 +45,16 @@ class Command(BaseCommand):
                 child.terminate()
             for child in children:
                 child.wait(timeout=10)
+
+    def start_scheduler(self) -> list[subprocess.Popen]:
+        """No Redis: deadlines, windows and computer players run on an in-process thread."""
+        from games.timers import sweep_overdue
+        from hosting.scheduler import scheduler
+
+        scheduler.every(1.0, sweep_overdue)
+        scheduler.start()
+        self.stdout.write("Timers run in process (no REDIS_URL)")
+        return []
 
     def start_celery(self) -> list[subprocess.Popen]:
         celery = [sys.executable, "-m", "celery", "-A", "hosting"]
