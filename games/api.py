@@ -140,6 +140,16 @@ class GameActionView(APIView):
         )
 
 
+class SeatLeaveView(APIView):
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game(game_id)
+        seat = _my_seat(request, game, writing=True)
+        if not game.is_running:
+            raise Conflict("only a running game can be left")
+        services.seat_leave(game_id=game_id, seat=seat.number)
+        return Response(game_payload(_game(game_id), None, services.now()))
+
+
 class LegalActionsView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _fresh_game(game_id)

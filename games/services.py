@@ -300,6 +300,11 @@ def mark_disconnected(*, game_id: int, seat: int) -> None:
         transaction.on_commit(lambda: timers.schedule_grace(game_id, seat, since, since + grace))
 
 
+def seat_leave(*, game_id: int, seat: int) -> bool:
+    """A person leaves a running game: a substitute takes the seat at once."""
+    return substitute_seat(game_id=game_id, seat=seat)
+
+
 def substitute_if_still_away(*, game_id: int, seat: int, since: float) -> bool:
     """Called when a seat's grace has passed: substitute it unless its person came back."""
     player = Seat.objects.filter(game_id=game_id, number=seat).first()
