@@ -1,0 +1,43 @@
+"""JSON in, JSON out: the functions the management commands and the adapter call.
+
+Every shape is documented in ``docs/formats-json.md``. Input errors raise ``FormatError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.formats import double_elimination, round_robin, single_elimination
+from tournaments.formats.bracket import bracket_to_json
+from tournaments.formats.errors import FormatError
+
+
+def bracket_json(
+    format: str,
+    participants: int,
+    *,
+    third_place: bool = False,
+    grand_final: str = "single",
+    cycles: int = 1,
+    groups: int = 1,
+) -> dict[str, Any]:
+    """The whole bracket (or round-robin schedule) for ``participants`` seeds."""
+    if isinstance(participants, bool) or not isinstance(participants, int):
+        raise FormatError(f"participants must be a whole number, got {participants!r}")
+    builders = {
+        single_elimination.KEY: lambda: single_elimination.generate(
+            participants, third_place=third_place
+        ),
+        double_elimination.KEY: lambda: double_elimination.generate(
+            participants, grand_final=grand_final
+        ),
+        round_robin.KEY: lambda: round_robin.generate(participants, cycles=cycles, groups=groups),
+    }
+    if format not in builders:
+        raise FormatError(f"unknown bracket format {format!r}; choose one of {', '.join(builders)}")
+    brackets = builders[format]()
+    return {
+        "format": format,
+        "participants": participants,
+        "brackets": [bracket_to_json(bracket) for bracket in brackets],
+    }
