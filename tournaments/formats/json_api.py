@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.formats import double_elimination, round_robin, single_elimination
+from tournaments.formats import double_elimination, round_robin, single_elimination, swiss
 from tournaments.formats.bracket import bracket_to_json
 from tournaments.formats.errors import FormatError
+from tournaments.formats.history import parse_history
 
 
 def bracket_json(
@@ -40,4 +41,13 @@ def bracket_json(
         "format": format,
         "participants": participants,
         "brackets": [bracket_to_json(bracket) for bracket in brackets],
+    }
+
+
+def swiss_json(state: dict[str, Any]) -> dict[str, Any]:
+    """Pair the next Swiss round of ``state``; absent players are left out."""
+    pairing = swiss.pair_round(parse_history(state))
+    return {
+        "pairings": [{"white": p.white, "black": p.black} for p in pairing.pairings],
+        "bye": pairing.bye,
     }
