@@ -12,7 +12,7 @@ nor the byes of a round is recorded as absent for it (a zero-point unplayed roun
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any, Literal
 
@@ -51,6 +51,9 @@ class Entry:
     points: float
     opponent: int | None = None
     colour: Colour | None = None
+    # What the game's engine reported: in-game points and named metrics (tie-break data).
+    game_points: float = 0.0
+    metrics: dict[str, float] = field(default_factory=dict)
 
     @property
     def played(self) -> bool:
@@ -93,6 +96,34 @@ def _players(raw: Any) -> tuple[Player, ...]:
     return tuple(Player(pid, rating, n) for n, (pid, rating) in enumerate(ordered, start=1))
 
 
+def _pair_of_numbers(value: Any, what: str) -> tuple[float, float]:
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or any(isinstance(v, bool) or not isinstance(v, Real) for v in value)
+    ):
+        raise FormatError(f"{what} must be [white, black] numbers, got {value!r}")
+    return float(value[0]), float(value[1])
+
+
+def _engine_data(number: int, game: dict[str, Any], where: str) -> tuple[dict, dict]:
+    """Optional ``"scores": [w, b]`` and ``"metrics": {"name": [w, b]}`` of one game."""
+    white: dict[str, Any] = {"metrics": {}}
+    black: dict[str, Any] = {"metrics": {}}
+    if "scores" in game:
+        white["game_points"], black["game_points"] = _pair_of_numbers(
+            game["scores"], f"round {number}: scores of {where}"
+        )
+    metrics = game.get("metrics", {})
+    if not isinstance(metrics, dict):
+        raise FormatError(f'round {number}: "metrics" of {where} must be an object')
+    for name, values in metrics.items():
+        white["metrics"][name], black["metrics"][name] = _pair_of_numbers(
+            values, f"round {number}: metric {name!r} of {where}"
+        )
+    return white, black
+
+
 def _round_entries(number: int, raw: Any, known: set[int]) -> dict[int, Entry]:
     if not isinstance(raw, dict):
         raise FormatError(f'round {number} must be {{"games": [...], "byes": [...]}}')
@@ -119,8 +150,17 @@ def _round_entries(number: int, raw: Any, known: set[int]) -> dict[int, Entry]:
         white_points, black_points, played = RESULTS[result]
         win, loss = ("game", "game") if played else ("forfeit_win", "forfeit_loss")
         where = f"the game {white} v {black}"
-        claim(white, Entry(number, win if white_points else loss, white_points, black, "W"), where)
-        claim(black, Entry(number, win if black_points else loss, black_points, white, "B"), where)
+        white_extra, black_extra = _engine_data(number, game, where)
+        claim(
+            white,
+            Entry(number, win if white_points else loss, white_points, black, "W", **white_extra),
+            where,
+        )
+        claim(
+            black,
+            Entry(number, win if black_points else loss, black_points, white, "B", **black_extra),
+            where,
+        )
     for bye in raw.get("byes", []):
         if not isinstance(bye, dict) or "player" not in bye:
             raise FormatError(f'round {number}: a bye needs a "player"')

@@ -11,6 +11,7 @@ from tournaments.formats import double_elimination, round_robin, single_eliminat
 from tournaments.formats.bracket import bracket_to_json
 from tournaments.formats.errors import FormatError
 from tournaments.formats.history import parse_history
+from tournaments.tiebreaks import TIEBREAK_REGULATIONS, Crosstable, rank
 
 
 def bracket_json(
@@ -50,4 +51,25 @@ def swiss_json(state: dict[str, Any]) -> dict[str, Any]:
     return {
         "pairings": [{"white": p.white, "black": p.black} for p in pairing.pairings],
         "bye": pairing.bye,
+    }
+
+
+def standings_json(state: dict[str, Any], tiebreaks: list[str]) -> dict[str, Any]:
+    """Rank ``state`` (the Swiss state shape) by points, then ``tiebreaks`` in order.
+
+    An optional ``"dmo"`` id in the state marks the Death Match Opponent for ``dmo_wins_tie``.
+    """
+    if not isinstance(tiebreaks, list) or not all(isinstance(k, str) for k in tiebreaks):
+        raise FormatError("tie-breaks must be a list of keys, e.g. ['buchholz', 'wins']")
+    history = parse_history(state)
+    dmo = state.get("dmo")
+    if dmo is not None and dmo not in {p.id for p in history.players}:
+        raise FormatError(f'unknown player id {dmo!r} in "dmo"')
+    standings = rank(Crosstable(history, dmo=dmo), tiebreaks)
+    return {
+        "regulations": TIEBREAK_REGULATIONS,
+        "standings": [
+            {"id": s.id, "rank": s.rank, "points": s.points, "tiebreaks": s.tiebreaks}
+            for s in standings
+        ],
     }
