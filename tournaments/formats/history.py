@@ -1,0 +1,206 @@
+"""The record of a round-based event (Swiss or round robin), parsed and validated from JSON.
+
+Input shape (see docs/formats-json.md)::
+
+    {"players": [{"id": 1, "rating": 2400}, ...], "total_rounds": 9, "absent": [ids],
+     "rounds": [{"games": [{"white": 1, "black": 5, "result": "1-0"}],
+                 "byes": [{"player": 9, "points": 1, "kind": "pab"}]}]}
+
+Pairing numbers follow rating descending, then id. A player who appears in neither the games
+nor the byes of a round is recorded as absent for it (a zero-point unplayed round).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from numbers import Real
+from typing import Any, Literal
+
+from tournaments.formats.errors import FormatError
+
+Colour = Literal["W", "B"]
+# result string -> (white points, black points, played over the board)
+RESULTS: dict[str, tuple[float, float, bool]] = {
+    "1-0": (1.0, 0.0, True),
+    "0-1": (0.0, 1.0, True),
+    "1/2-1/2": (0.5, 0.5, True),
+    "+-": (1.0, 0.0, False),
+    "-+": (0.0, 1.0, False),
+}
+# bye kind -> points when the input gives none
+BYE_KINDS: dict[str, float] = {"pab": 1.0, "half": 0.5, "zero": 0.0, "absent": 0.0}
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    rating: int
+    number: int  # pairing number, 1 = highest rating
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What one player did in one round.
+
+    ``kind`` is ``game`` (played over the board), ``forfeit_win``, ``forfeit_loss``, or a bye
+    kind: ``pab`` (pairing-allocated bye), ``half``, ``zero`` or ``absent``.
+    """
+
+    round: int
+    kind: str
+    points: float
+    opponent: int | None = None
+    colour: Colour | None = None
+    # What the game's engine reported: in-game points and named metrics (tie-break data).
+    game_points: float = 0.0
+    metrics: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def played(self) -> bool:
+        return self.kind == "game"
+
+
+@dataclass(frozen=True)
+class History:
+    players: tuple[Player, ...]  # in pairing-number order
+    entries: dict[int, tuple[Entry, ...]]  # player id -> one entry per completed round
+    rounds_played: int
+    total_rounds: int
+    absent: frozenset[int]
+
+    def score(self, player: int) -> float:
+        return sum(entry.points for entry in self.entries[player])
+
+
+def _whole_number(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FormatError(f"{what} must be a whole number, got {value!r}")
+    return value
+
+
+def _players(raw: Any) -> tuple[Player, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise FormatError('"players" must be a non-empty list of {"id": ..., "rating": ...}')
+    parsed: dict[int, int] = {}
+    for item in raw:
+        if not isinstance(item, dict) or "id" not in item:
+            raise FormatError(f'each player needs an "id", got {item!r}')
+        player_id = _whole_number(item["id"], "a player id")
+        if player_id in parsed:
+            raise FormatError(f"player {player_id} is listed twice")
+        rating = item.get("rating", 0)
+        if isinstance(rating, bool) or not isinstance(rating, Real):
+            raise FormatError(f"player {player_id}: rating must be a number, got {rating!r}")
+        parsed[player_id] = int(rating)
+    ordered = sorted(parsed.items(), key=lambda item: (-item[1], item[0]))
+    return tuple(Player(pid, rating, n) for n, (pid, rating) in enumerate(ordered, start=1))
+
+
+def _pair_of_numbers(value: Any, what: str) -> tuple[float, float]:
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or any(isinstance(v, bool) or not isinstance(v, Real) for v in value)
+    ):
+        raise FormatError(f"{what} must be [white, black] numbers, got {value!r}")
+    return float(value[0]), float(value[1])
+
+
+def _engine_data(number: int, game: dict[str, Any], where: str) -> tuple[dict, dict]:
+    """Optional ``"scores": [w, b]`` and ``"metrics": {"name": [w, b]}`` of one game."""
+    white: dict[str, Any] = {"metrics": {}}
+    black: dict[str, Any] = {"metrics": {}}
+    if "scores" in game:
+        white["game_points"], black["game_points"] = _pair_of_numbers(
+            game["scores"], f"round {number}: scores of {where}"
+        )
+    metrics = game.get("metrics", {})
+    if not isinstance(metrics, dict):
+        raise FormatError(f'round {number}: "metrics" of {where} must be an object')
+    for name, values in metrics.items():
+        white["metrics"][name], black["metrics"][name] = _pair_of_numbers(
+            values, f"round {number}: metric {name!r} of {where}"
+        )
+    return white, black
+
+
+def _round_entries(number: int, raw: Any, known: set[int]) -> dict[int, Entry]:
+    if not isinstance(raw, dict):
+        raise FormatError(f'round {number} must be {{"games": [...], "byes": [...]}}')
+    entries: dict[int, Entry] = {}
+
+    def claim(player: Any, entry: Entry, where: str) -> None:
+        if isinstance(player, bool) or player not in known:
+            raise FormatError(f"round {number}: unknown player id {player!r} in {where}")
+        if player in entries:
+            raise FormatError(f"round {number}: player {player} is paired twice")
+        entries[player] = entry
+
+    for game in raw.get("games", []):
+        if not isinstance(game, dict) or not {"white", "black", "result"} <= game.keys():
+            raise FormatError(f'round {number}: a game needs "white", "black" and "result"')
+        white, black, result = game["white"], game["black"], game["result"]
+        if result not in RESULTS:
+            raise FormatError(
+                f"round {number}: result {result!r} of {white} v {black} is not one of "
+                f"{', '.join(RESULTS)}"
+            )
+        if white == black:
+            raise FormatError(f"round {number}: player {white} cannot play themselves")
+        white_points, black_points, played = RESULTS[result]
+        win, loss = ("game", "game") if played else ("forfeit_win", "forfeit_loss")
+        where = f"the game {white} v {black}"
+        white_extra, black_extra = _engine_data(number, game, where)
+        claim(
+            white,
+            Entry(number, win if white_points else loss, white_points, black, "W", **white_extra),
+            where,
+        )
+        claim(
+            black,
+            Entry(number, win if black_points else loss, black_points, white, "B", **black_extra),
+            where,
+        )
+    for bye in raw.get("byes", []):
+        if not isinstance(bye, dict) or "player" not in bye:
+            raise FormatError(f'round {number}: a bye needs a "player"')
+        kind = bye.get("kind", "pab")
+        if kind not in BYE_KINDS:
+            raise FormatError(
+                f"round {number}: bye kind {kind!r} is not one of {', '.join(BYE_KINDS)}"
+            )
+        points = bye.get("points", BYE_KINDS[kind])
+        if isinstance(points, bool) or not isinstance(points, Real) or not 0 <= points <= 1:
+            raise FormatError(f"round {number}: bye points must be 0, 0.5 or 1, got {points!r}")
+        claim(bye["player"], Entry(number, kind, float(points)), "a bye")
+    return entries
+
+
+def parse_history(state: dict[str, Any]) -> History:
+    """Validate ``state`` and build the per-player record; raises ``FormatError``."""
+    if not isinstance(state, dict):
+        raise FormatError("the tournament state must be a JSON object")
+    players = _players(state.get("players"))
+    known = {p.id for p in players}
+    raw_rounds = state.get("rounds", [])
+    if not isinstance(raw_rounds, list):
+        raise FormatError('"rounds" must be a list')
+    total_rounds = _whole_number(state.get("total_rounds", len(raw_rounds)), '"total_rounds"')
+    if total_rounds < len(raw_rounds):
+        raise FormatError(f"{len(raw_rounds)} rounds recorded but total_rounds is {total_rounds}")
+    absent = state.get("absent", [])
+    unknown_absent = [a for a in absent if isinstance(a, bool) or a not in known]
+    if unknown_absent:
+        raise FormatError(f'unknown player id {unknown_absent[0]!r} in "absent"')
+    entries: dict[int, list[Entry]] = {pid: [] for pid in known}
+    for number, raw in enumerate(raw_rounds, start=1):
+        in_round = _round_entries(number, raw, known)
+        for pid in known:
+            entries[pid].append(in_round.get(pid, Entry(number, "absent", 0.0)))
+    return History(
+        players=players,
+        entries={pid: tuple(e) for pid, e in entries.items()},
+        rounds_played=len(raw_rounds),
+        total_rounds=total_rounds,
+        absent=frozenset(absent),
+    )
