@@ -9,7 +9,6 @@ or action first applies any overdue timeout, so the rules hold even with no work
 from __future__ import annotations
 
 import contextlib
-import logging
 import random
 import secrets
 import time
@@ -32,10 +31,9 @@ from games.engines.base import (
     seed_commitment,
 )
 from games.models import GameEvent, GameSession, Seat, hash_token
+from games.signals import game_finished
 from hosting.errors import Conflict, Forbidden, NotFound, UserError
 from hosting.identity import Guest
-
-log = logging.getLogger(__name__)
 
 MAX_SYSTEM_STEPS = 200  # overdue timeouts applied in one go; far above any real backlog
 
@@ -397,6 +395,8 @@ def _settle(game: GameSession, engine: Engine, control: TimeControl, moment: flo
 
 
 def _finish(game: GameSession, control: TimeControl, outcome: dict, moment: float) -> None:
+    game_id = game.pk
+    transaction.on_commit(lambda: game_finished.send(sender=GameSession, game_id=game_id))
     game.status = GameSession.Status.FINISHED
     game.outcome = outcome
     game.finished = datetime.fromtimestamp(moment, tz=UTC)

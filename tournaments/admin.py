@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from tournaments.models import Entrant, Tournament
+from tournaments.models import AuditEntry, Entrant, Match, MatchGame, Round, Stage, Tournament
 
 
 class EntrantInline(admin.TabularInline):
@@ -24,3 +24,46 @@ class EntrantAdmin(admin.ModelAdmin):
     list_filter = ("status",)
     search_fields = ("display_name", "user__username")
     raw_id_fields = ("user", "partner")
+
+
+@admin.register(Stage)
+class StageAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "number", "format", "status", "total_rounds")
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("stage", "bracket", "number", "status")
+
+
+class MatchGameInline(admin.TabularInline):
+    model = MatchGame
+    extra = 0
+    raw_id_fields = ("game",)
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("code", "stage", "home", "away", "status", "winner", "result_kind")
+    list_filter = ("status", "result_kind")
+    raw_id_fields = ("home", "away", "winner", "loser", "round", "stage")
+    inlines = [MatchGameInline]
+
+
+@admin.register(MatchGame)
+class MatchGameAdmin(admin.ModelAdmin):
+    list_display = ("match", "number", "game", "home_seat")
+    raw_id_fields = ("match", "game")
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ("at", "tournament", "action", "actor", "reason")
+    list_filter = ("action",)
+    search_fields = ("action", "reason")
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # the audit trail is append-only
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

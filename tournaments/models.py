@@ -38,10 +38,18 @@ class Tournament(models.Model):
     format = models.CharField(max_length=40, help_text="Format key, e.g. swiss")
     format_options = models.JSONField(default=dict, blank=True)
     tiebreaks = models.JSONField(default=list, blank=True, help_text="Ordered tie-break keys")
+    tiebreak_regulations = models.CharField(
+        max_length=40, default="FIDE C.07 (2024)", help_text="How byes and forfeits count"
+    )
+    best_of = models.PositiveSmallIntegerField(default=1)
+    play_online = models.BooleanField(
+        default=True, help_text="Matches create hosted games; off: the organiser enters results"
+    )
     capacity = models.PositiveIntegerField(null=True, blank=True)
     registration_opens = models.DateTimeField(null=True, blank=True)
     registration_closes = models.DateTimeField(null=True, blank=True)
     check_in_opens = models.DateTimeField(null=True, blank=True)
+    check_in_closes = models.DateTimeField(null=True, blank=True)
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -97,3 +105,152 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+
+class Stage(models.Model):
+    """A phase of a tournament played in one format (a Swiss, then a knockout, say)."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField(default=1)
+    format = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True)
+    total_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_stage_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} stage {self.number} ({self.format})"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
+    bracket = models.CharField(max_length=20, default="main")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+
+    class Meta:
+        ordering = ["stage_id", "bracket", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "bracket", "number"], name="one_round_number_per_bracket"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} {self.bracket} round {self.number}"
+
+
+class Match(models.Model):
+    """Two entrants (``home`` is white / first slot), best of N games, and its result."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for entrants"
+        READY = "ready", "Ready"
+        LIVE = "live", "Being played"
+        FINISHED = "finished", "Finished"
+        CLOSED = "closed", "Not played"
+
+    class ResultKind(models.TextChoices):
+        PLAYED = "played", "Played"
+        FORFEIT = "forfeit", "Won by forfeit"
+        BYE = "bye", "Bye"
+        DRAW = "draw", "Draw"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    code = models.CharField(max_length=20, help_text="e.g. W1.1, L2.3, GF1, R3.2, S4.1")
+    slots = models.JSONField(help_text="Seeds or references like 'W1.1:winner'")
+    extra = models.JSONField(default=dict, blank=True)
+    home = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="home_matches"
+    )
+    away = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="away_matches"
+    )
+    best_of = models.PositiveSmallIntegerField(default=1)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    result_kind = models.CharField(max_length=10, choices=ResultKind.choices, blank=True)
+    home_score = models.FloatField(default=0)
+    away_score = models.FloatField(default=0)
+    winner = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="won_matches"
+    )
+    loser = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="lost_matches"
+    )
+    metrics = models.JSONField(
+        default=dict, blank=True, help_text="In-game points and engine metrics, home then away"
+    )
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["stage_id", "round_id", "code"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "code"], name="one_match_code_per_stage"),
+        ]
+        indexes = [models.Index(fields=["stage", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.home or 'TBD'} v {self.away or 'TBD'}"
+
+    @property
+    def is_decided(self) -> bool:
+        return self.status in {self.Status.FINISHED, self.Status.CLOSED}
+
+    @property
+    def has_started(self) -> bool:
+        return self.status in {self.Status.LIVE, self.Status.FINISHED}
+
+
+class MatchGame(models.Model):
+    """One game of a match; ``home_seat`` is the seat the match's home entrant sat in."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_games")
+    game = models.OneToOneField(
+        "games.GameSession", on_delete=models.CASCADE, related_name="match_game"
+    )
+    number = models.PositiveSmallIntegerField()
+    home_seat = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["match_id", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.match} game {self.number}"
+
+
+class AuditEntry(models.Model):
+    """Who did what to a tournament, and why: ``tournaments.match.result_corrected``."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    action = models.CharField(max_length=80)
+    data = models.JSONField(default=dict, blank=True)
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at"]
+        verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["tournament", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}"

@@ -1,0 +1,604 @@
+"""Write paths of a tournament: registration, check-in, seeding, stages, results, advancing.
+
+Each runs in a transaction with the tournament row locked, records an ``AuditEntry`` and calls
+the pure formats through ``tournaments.adapters``. Results flow in from finished hosted games
+(the ``game_finished`` signal) or from the organiser; every result advances the tournament by
+itself: brackets open the matches it decides, and a finished round pairs the next one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import engines
+from games import services as game_services
+from games.models import GameSession
+from hosting.errors import Conflict, Forbidden, UserError
+from hosting.roles import is_organiser, is_staff_admin
+from tournaments import adapters, tiebreaks
+from tournaments.formats import FormatError
+from tournaments.formats.double_elimination import reset_needed
+from tournaments.models import (
+    AuditEntry,
+    Entrant,
+    Match,
+    MatchGame,
+    Round,
+    Stage,
+    Tournament,
+)
+
+Status = Tournament.Status
+SEEDING_METHODS = ("manual", "random", "rating")
+
+
+class TournamentUserError(UserError):
+    pass
+
+
+def audit(tournament: Tournament, actor: Any, action: str, reason: str = "", **data: Any) -> None:
+    AuditEntry.objects.create(
+        tournament=tournament,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        action=f"tournaments.{action}",
+        data=data,
+        reason=reason,
+    )
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _check_runs(tournament: Tournament, user: Any) -> None:
+    if user is None:
+        return  # the system itself (results flowing in from games)
+    if user.pk == tournament.organiser_id or is_staff_admin(user):
+        return
+    raise Forbidden("only this tournament's organiser can do that")
+
+
+# -- registration -----------------------------------------------------------------------------
+
+
+TOURNAMENT_FORMATS = (*adapters.BRACKET_FORMATS, "swiss", "genius")
+
+
+def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
+    """A draft tournament; the game, format and tie-break chain are checked up front."""
+    if not is_organiser(organiser):
+        raise Forbidden("only organisers can create tournaments")
+    if fields.get("game") not in engines.known_keys():
+        raise TournamentUserError(
+            f"unknown game {fields.get('game')!r}; games: {', '.join(engines.known_keys())}"
+        )
+    if fields.get("format") not in TOURNAMENT_FORMATS:
+        raise TournamentUserError(f"the format is one of: {', '.join(TOURNAMENT_FORMATS)}")
+    for key in fields.get("tiebreaks", []):
+        try:
+            tiebreaks.get(key)
+        except FormatError as error:
+            raise TournamentUserError(str(error)) from None
+    tournament = Tournament.objects.create(organiser=organiser, **fields)
+    audit(tournament, organiser, "tournament.created", format=tournament.format)
+    return tournament
+
+
+def registration_open(*, tournament: Tournament, by: Any) -> None:
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        _check_runs(tournament, by)
+        if tournament.status != Status.DRAFT:
+            raise Conflict("registration opens once, from a draft tournament")
+        tournament.status = Status.REGISTRATION
+        tournament.save(update_fields=["status"])
+        audit(tournament, by, "registration.opened")
+
+
+def entrant_register(
+    *,
+    tournament: Tournament,
+    user: Any,
+    display_name: str = "",
+    partner: Any = None,
+    rating: int | None = None,
+) -> Entrant:
+    """Register, or join the waitlist when the tournament is full."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        if tournament.status != Status.REGISTRATION:
+            raise Conflict("registration is not open")
+        now = timezone.now()
+        if tournament.registration_opens and now < tournament.registration_opens:
+            raise Conflict("registration has not opened yet")
+        if tournament.registration_closes and now > tournament.registration_closes:
+            raise Conflict("registration has closed")
+        if tournament.entrants.filter(user=user).exists():
+            raise Conflict("you are already registered")
+        if partner is not None and partner == user:
+            raise TournamentUserError("a team of two needs two different people")
+        taken = tournament.entrants.filter(status=Entrant.Status.REGISTERED).count()
+        full = tournament.capacity is not None and taken >= tournament.capacity
+        entrant = Entrant.objects.create(
+            tournament=tournament,
+            user=user,
+            partner=partner,
+            display_name=display_name or user.get_username(),
+            rating=rating,
+            status=Entrant.Status.WAITLISTED if full else Entrant.Status.REGISTERED,
+        )
+        audit(tournament, user, "entrant.registered", entrant=entrant.pk, waitlisted=full)
+        return entrant
+
+
+def entrant_withdraw(*, entrant: Entrant, by: Any) -> None:
+    """Withdraw; before the start the first on the waitlist takes the place."""
+    with transaction.atomic():
+        tournament = _lock(entrant.tournament)
+        entrant.refresh_from_db()
+        if by != entrant.user:
+            _check_runs(tournament, by)
+        if entrant.status in (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED):
+            raise Conflict("this entry has already ended")
+        held_place = entrant.status in (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
+        entrant.status = Entrant.Status.WITHDRAWN
+        entrant.save(update_fields=["status"])
+        audit(tournament, by, "entrant.withdrawn", entrant=entrant.pk)
+        if held_place and tournament.status in (Status.REGISTRATION, Status.CHECK_IN):
+            waiting = tournament.entrants.filter(status=Entrant.Status.WAITLISTED)
+            promoted = waiting.order_by("registered_at", "pk").first()
+            if promoted is not None:
+                promoted.status = Entrant.Status.REGISTERED
+                promoted.save(update_fields=["status"])
+                audit(tournament, None, "entrant.promoted", entrant=promoted.pk)
+
+
+def check_in_open(*, tournament: Tournament, by: Any) -> None:
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        _check_runs(tournament, by)
+        if tournament.status != Status.REGISTRATION:
+            raise Conflict("check-in follows registration")
+        tournament.status = Status.CHECK_IN
+        tournament.check_in_opens = tournament.check_in_opens or timezone.now()
+        tournament.save(update_fields=["status", "check_in_opens"])
+        audit(tournament, by, "check_in.opened")
+
+
+def entrant_check_in(*, entrant: Entrant, by: Any) -> None:
+    with transaction.atomic():
+        tournament = _lock(entrant.tournament)
+        entrant.refresh_from_db()
+        if by != entrant.user:
+            raise Forbidden("entrants check themselves in")
+        if tournament.status != Status.CHECK_IN:
+            raise Conflict("check-in is not open")
+        if tournament.check_in_closes and timezone.now() > tournament.check_in_closes:
+            raise Conflict("check-in has closed")
+        if entrant.status != Entrant.Status.REGISTERED:
+            raise Conflict(f"a {entrant.get_status_display().lower()} entry cannot check in")
+        entrant.status = Entrant.Status.CHECKED_IN
+        entrant.checked_in_at = timezone.now()
+        entrant.save(update_fields=["status", "checked_in_at"])
+        audit(tournament, by, "entrant.checked_in", entrant=entrant.pk)
+
+
+def seeding_apply(
+    *,
+    tournament: Tournament,
+    by: Any,
+    method: str,
+    order: list[int] | None = None,
+    rng: random.Random | None = None,
+) -> list[Entrant]:
+    """Number the taking-part entrants 1..n. With a check-in, those who did not check in are
+    dropped to the bottom seeds (and take part only if the organiser keeps them)."""
+    if method not in SEEDING_METHODS:
+        raise TournamentUserError(f"seeding is one of: {', '.join(SEEDING_METHODS)}")
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        _check_runs(tournament, by)
+        if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
+            raise Conflict("seeding happens before the start")
+        active = list(tournament.entrants.filter(status__in=adapters.ACTIVE))
+        if method == "manual":
+            ids = [e.pk for e in active]
+            if sorted(order or []) != sorted(ids):
+                raise TournamentUserError("a manual seeding lists every entrant exactly once")
+            position = {pk: i for i, pk in enumerate(order)}
+            active.sort(key=lambda e: position[e.pk])
+        elif method == "random":
+            (rng or random.SystemRandom()).shuffle(active)
+        else:
+            active.sort(key=lambda e: (-(e.rating or 0), e.registered_at, e.pk))
+        if tournament.status == Status.CHECK_IN:
+            active.sort(
+                key=lambda e: e.status != Entrant.Status.CHECKED_IN
+            )  # stable: no-shows last
+        tournament.entrants.update(seed=None)
+        for seed, entrant in enumerate(active, start=1):
+            entrant.seed = seed
+            entrant.save(update_fields=["seed"])
+        audit(tournament, by, "seeding.applied", method=method, order=[e.pk for e in active])
+        return active
+
+
+# -- stages and matches -----------------------------------------------------------------------
+
+
+def stage_start(*, tournament: Tournament, by: Any) -> Stage:
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        _check_runs(tournament, by)
+        if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
+            raise Conflict("this tournament has already started")
+        if tournament.status == Status.CHECK_IN:
+            no_shows = tournament.entrants.filter(status=Entrant.Status.REGISTERED)
+            no_shows.update(status=Entrant.Status.WITHDRAWN, seed=None)
+        seeded = adapters.seeded_entrants_for(tournament)
+        if len(seeded) < 2:
+            raise Conflict("at least two seeded entrants are needed; apply a seeding first")
+        stage = Stage.objects.create(
+            tournament=tournament,
+            number=tournament.stages.count() + 1,
+            format=tournament.format,
+            options=tournament.format_options,
+        )
+        try:
+            if stage.format == "swiss":
+                rounds = tournament.format_options.get("rounds") or math.ceil(
+                    math.log2(len(seeded))
+                )
+                stage.total_rounds = int(rounds)
+                stage.save(update_fields=["total_rounds"])
+                _pair_swiss_round(stage, 1)
+            elif stage.format in adapters.BRACKET_FORMATS:
+                _create_bracket(stage, len(seeded))
+            else:
+                raise TournamentUserError(f"{stage.format!r} tournaments are run as seasons")
+        except FormatError as error:
+            raise TournamentUserError(str(error)) from None
+        tournament.status = Status.RUNNING
+        tournament.save(update_fields=["status"])
+        audit(tournament, by, "stage.started", stage=stage.number, entrants=len(seeded))
+        _advance(stage)
+        return stage
+
+
+def _create_bracket(stage: Stage, entrants: int) -> None:
+    for bracket in adapters.bracket_structure(stage, entrants):
+        for round_data in bracket["rounds"]:
+            round_ = Round.objects.create(
+                stage=stage, bracket=bracket["name"], number=round_data["number"]
+            )
+            Match.objects.bulk_create(
+                Match(
+                    stage=stage,
+                    round=round_,
+                    code=match["id"],
+                    slots=match["slots"],
+                    extra={k: v for k, v in match.items() if k not in {"id", "slots", "bye"}},
+                    best_of=stage.tournament.best_of,
+                )
+                for match in round_data["matches"]
+            )
+    if stage.format == "round_robin":
+        stage.rounds.filter(number=1).update(status=Round.Status.RUNNING)
+    else:
+        stage.rounds.update(status=Round.Status.RUNNING)
+
+
+def _pair_swiss_round(stage: Stage, number: int) -> None:
+    pairing = adapters.swiss_pairings(stage)
+    seeds = adapters.seeded_entrants(stage)
+    round_ = Round.objects.create(stage=stage, number=number, status=Round.Status.RUNNING)
+    for board, pair in enumerate(pairing["pairings"], start=1):
+        Match.objects.create(
+            stage=stage,
+            round=round_,
+            code=f"S{number}.{board}",
+            slots=[pair["white"], pair["black"]],
+            best_of=stage.tournament.best_of,
+        )
+    if pairing["bye"] is not None:
+        Match.objects.create(
+            stage=stage,
+            round=round_,
+            code=f"S{number}.bye",
+            slots=[pairing["bye"], None],
+            home=seeds[pairing["bye"]],
+        )
+
+
+def _advance(stage: Stage) -> None:
+    """Fill every match whose entrants are now known, open it, and close finished rounds."""
+    seeds = adapters.seeded_entrants(stage)
+    progressed = True
+    while progressed:
+        progressed = False
+        by_code = {m.code: m for m in stage.matches.select_related("round")}
+        for match in by_code.values():
+            if match.status != Match.Status.PENDING or match.round.status != Round.Status.RUNNING:
+                continue
+            sides = [_resolve_slot(slot, seeds, by_code) for slot in match.slots]
+            if any(side is _UNKNOWN for side in sides):
+                continue
+            progressed = True
+            match.home, match.away = sides
+            if match.extra.get("reset") and not _reset_is_played(by_code):
+                match.status = Match.Status.CLOSED
+                match.save()
+            elif match.home is None or match.away is None:
+                _close_as_bye(match)
+            else:
+                match.status = Match.Status.READY
+                match.save()
+                _open_match(match)
+        progressed = _close_rounds(stage) or progressed
+
+
+_UNKNOWN = object()
+
+
+def _resolve_slot(slot: Any, seeds: dict[int, Entrant], by_code: dict[str, Match]) -> Any:
+    if slot is None:
+        return None
+    if isinstance(slot, int):
+        return seeds.get(slot)  # a seed that withdrew before the start plays as a bye
+    code, _, outcome = slot.partition(":")
+    source = by_code[code]
+    if not source.is_decided:
+        return _UNKNOWN
+    return source.winner if outcome == "winner" else source.loser
+
+
+def _reset_is_played(by_code: dict[str, Match]) -> bool:
+    first_final = by_code["GF1"]
+    return reset_needed(1 if first_final.winner_id == first_final.home_id else 2)
+
+
+def _close_as_bye(match: Match) -> None:
+    present = match.home or match.away
+    match.status = Match.Status.CLOSED
+    match.result_kind = Match.ResultKind.BYE if present else ""
+    match.winner = present
+    match.save()
+
+
+def _close_rounds(stage: Stage) -> bool:
+    """Finish rounds whose matches are all decided; open or pair the next; finish the stage."""
+    changed = False
+    for round_ in stage.rounds.filter(status=Round.Status.RUNNING):
+        if round_.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.CLOSED]).exists():
+            continue
+        round_.status = Round.Status.FINISHED
+        round_.save(update_fields=["status"])
+        changed = True
+        if stage.format == "round_robin":
+            stage.rounds.filter(number=round_.number + 1).update(status=Round.Status.RUNNING)
+        elif stage.format == "swiss" and round_.number < (stage.total_rounds or 0):
+            _pair_swiss_round(stage, round_.number + 1)
+    if not stage.rounds.exclude(status=Round.Status.FINISHED).exists():
+        _finish_stage(stage)
+    return changed
+
+
+def _finish_stage(stage: Stage) -> None:
+    if stage.status == Stage.Status.FINISHED:
+        return
+    stage.status = Stage.Status.FINISHED
+    stage.save(update_fields=["status"])
+    tournament = stage.tournament
+    tournament.status = Status.FINISHED
+    tournament.save(update_fields=["status"])
+    audit(tournament, None, "tournament.finished", stage=stage.number)
+
+
+def _open_match(match: Match) -> None:
+    tournament = match.stage.tournament
+    if tournament.play_online:
+        _start_next_game(match)
+
+
+def _start_next_game(match: Match) -> None:
+    """Create and start the match's next game; home takes seat 0 in odd games."""
+    tournament = match.stage.tournament
+    number = match.match_games.count() + 1
+    home_seat = 0 if number % 2 else 1
+    entrants = [match.home, match.away] if home_seat == 0 else [match.away, match.home]
+    game = game_services.game_create(
+        engine_key=tournament.game,
+        seats=[game_services.SeatSpec(display_name=e.display_name) for e in entrants],
+        config=tournament.ruleset,
+        time_control=tournament.time_control,
+        created_by=tournament.organiser,
+    )
+    for seat, entrant in zip(game.seats.order_by("number"), entrants, strict=True):
+        seat.user = entrant.user
+        seat.save(update_fields=["user"])
+    MatchGame.objects.create(match=match, game=game, number=number, home_seat=home_seat)
+    game_services.game_start(game_id=game.pk)
+    match.status = Match.Status.LIVE
+    match.save(update_fields=["status"])
+
+
+# -- results ----------------------------------------------------------------------------------
+
+
+def game_result_recorded(*, game_id: int) -> None:
+    """A hosted game ended: count it for its match, then decide or continue the match."""
+    with transaction.atomic():
+        link = MatchGame.objects.select_related("match__stage__tournament").filter(game_id=game_id)
+        link = link.first()
+        if link is None:
+            return
+        tournament = _lock(link.match.stage.tournament)
+        match = Match.objects.select_for_update().get(pk=link.match_id)
+        if match.status != Match.Status.LIVE:
+            return  # the organiser settled it meanwhile
+        game = GameSession.objects.get(pk=game_id)
+        _count_game(match, link, game.outcome or {})
+        needed = match.best_of // 2 + 1
+        played = match.match_games.count()
+        decided = max(match.home_score, match.away_score) >= needed or played >= match.best_of
+        if decided and (match.home_score != match.away_score or _draws_allowed(match)):
+            _decide(match, Match.ResultKind.PLAYED)
+            audit(tournament, None, "match.result_from_games", match=match.code)
+            _advance(match.stage)
+        else:
+            _start_next_game(match)
+
+
+def _count_game(match: Match, link: MatchGame, outcome: dict[str, Any]) -> None:
+    home, away = str(link.home_seat), str(1 - link.home_seat)
+    winners = [str(seat) for seat in outcome.get("winners", [])]
+    if (home in winners and away in winners) or not winners:
+        match.home_score += 0.5
+        match.away_score += 0.5
+    elif home in winners:
+        match.home_score += 1
+    else:
+        match.away_score += 1
+    scores = outcome.get("scores", {})
+    totals = match.metrics.setdefault("scores", [0.0, 0.0])
+    totals[0] += float(scores.get(home, 0))
+    totals[1] += float(scores.get(away, 0))
+    for name, values in outcome.get("metrics", {}).items():
+        pair = match.metrics.setdefault("metrics", {}).setdefault(name, [0.0, 0.0])
+        pair[0] += float(values.get(home, 0) or 0)
+        pair[1] += float(values.get(away, 0) or 0)
+    match.save()
+
+
+def _draws_allowed(match: Match) -> bool:
+    return match.stage.format in ("swiss", "round_robin")
+
+
+def _decide(match: Match, kind: str) -> None:
+    match.status = Match.Status.FINISHED
+    if match.home_score == match.away_score:
+        match.result_kind = Match.ResultKind.DRAW
+        match.winner = match.loser = None
+    else:
+        home_won = match.home_score > match.away_score
+        match.result_kind = kind
+        match.winner, match.loser = (
+            (match.home, match.away) if home_won else (match.away, match.home)
+        )
+    match.save()
+
+
+def match_report_result(
+    *,
+    match: Match,
+    by: Any,
+    winner: Entrant | None,
+    home_score: float | None = None,
+    away_score: float | None = None,
+    forfeit: bool = False,
+    force: bool = False,
+    reason: str = "",
+) -> Match:
+    """The organiser enters (or corrects) a result. A correction is refused once a match that
+    depends on it has started, unless a staff admin forces it with a reason."""
+    with transaction.atomic():
+        tournament = _lock(match.stage.tournament)
+        _check_runs(tournament, by)
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if match.home is None or match.away is None:
+            raise Conflict("this match does not have both entrants yet")
+        if winner is not None and winner not in (match.home, match.away):
+            raise TournamentUserError("the winner must be one of the match's two entrants")
+        if winner is None and not _draws_allowed(match):
+            raise TournamentUserError("an elimination match needs a winner")
+        correcting = match.status == Match.Status.FINISHED
+        if correcting:
+            later = _started_dependents(match)
+            if later and not force:
+                raise Conflict(
+                    f"{', '.join(later)} already started; a staff admin may force the "
+                    "correction with a reason"
+                )
+            if force and not (is_staff_admin(by) and reason.strip()):
+                raise Forbidden("forcing a correction takes a staff admin and a reason")
+        previous = {"winner": match.winner_id, "home": match.home_score, "away": match.away_score}
+        if winner is None:
+            match.home_score = match.away_score = home_score if home_score is not None else 0.5
+        else:
+            won, lost = (1.0, 0.0)
+            home_won = winner == match.home
+            match.home_score = home_score if home_score is not None else (won if home_won else lost)
+            match.away_score = away_score if away_score is not None else (lost if home_won else won)
+            if (match.home_score > match.away_score) != home_won:
+                raise TournamentUserError("the score contradicts the winner")
+        _decide(match, Match.ResultKind.FORFEIT if forfeit else Match.ResultKind.PLAYED)
+        action = "match.result_corrected" if correcting else "match.result_entered"
+        audit(
+            tournament,
+            by,
+            action,
+            reason=reason,
+            match=match.code,
+            previous=previous if correcting else None,
+            winner=match.winner_id,
+            forced=force,
+        )
+        if correcting:
+            _refill_dependents(match)
+        _advance(match.stage)
+        return match
+
+
+def _dependents(match: Match) -> list[Match]:
+    prefix = f"{match.code}:"
+    return [
+        other
+        for other in match.stage.matches.all()
+        if any(isinstance(s, str) and s.startswith(prefix) for s in other.slots)
+    ]
+
+
+def _started_dependents(match: Match) -> list[str]:
+    later = [m.code for m in _dependents(match) if m.has_started]
+    if match.stage.format == "swiss":
+        later += [
+            m.code
+            for m in match.stage.matches.filter(round__number__gt=match.round.number)
+            if m.has_started or m.result_kind == Match.ResultKind.BYE
+        ]
+    return later
+
+
+def _refill_dependents(match: Match) -> None:
+    """After a correction, matches fed by this one that have not started are filled afresh."""
+    for other in _dependents(match):
+        if not other.has_started:
+            other.home = other.away = None
+            other.status = Match.Status.PENDING
+            other.save()
+
+
+# -- standings --------------------------------------------------------------------------------
+
+
+def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """Ranked entrants of the latest stage by the tournament's tie-break chain."""
+    stage = tournament.stages.order_by("-number").first()
+    if stage is None:
+        return []
+    seeds = adapters.seeded_entrants(stage)
+    chain = [key for key in tournament.tiebreaks if key != "points"]
+    try:
+        rows = adapters.standings(stage, chain)
+    except FormatError as error:
+        raise TournamentUserError(str(error)) from None
+    for row in rows:
+        entrant = seeds.get(row["id"])
+        row["entrant"] = entrant.pk if entrant else None
+        row["name"] = entrant.display_name if entrant else f"seed {row['id']}"
+    return rows
