@@ -37,7 +37,7 @@ MILD, STRONG, ABSOLUTE = 1, 2, 3
 FULL_GRAPH_LIMIT = 400
 CANDIDATE_WINDOW = 12
 # Larger fields are matched block by block, each block whole score groups of about this size.
-BLOCK_SIZE = 1500
+BLOCK_SIZE = 1000
 UNGRANTED_COLOUR_COST = {0: 0, MILD: 1, STRONG: 3}
 
 
