@@ -141,6 +141,8 @@ class Tiers:
     colour: int
     order: int
     base: int
+    field_size: int
+    levels: int
 
     @classmethod
     def for_field(cls, players: list[Contender]) -> Tiers:
@@ -152,13 +154,15 @@ class Tiers:
         colour = order * (2 * n * pairs + 1)  # below: order penalties, at most 2n per pair
         score = colour * (UNGRANTED_COLOUR_COST[STRONG] * pairs + 1)
         bye_score = score * (spread * spread * levels * pairs + 1)
-        return cls(bye_score, score, colour, order, bye_score * (spread + 1))
+        return cls(bye_score, score, colour, order, bye_score * (spread + 1), n, levels)
 
 
 def pair_penalty(a: Contender, b: Contender, tiers: Tiers) -> int:
     """Cost of pairing ``a`` (ranked higher) with ``b``, lower is better."""
     gap = a.half_points - b.half_points
-    score = gap * gap * (b.level + 1 - a.level if gap else 0)
+    # Squared, so one long float costs more than several short ones; weighted toward the
+    # top, as the Dutch system completes the higher score groups first.
+    score = gap * gap * (tiers.levels - a.level)
     if a.preference is not None and a.preference == b.preference:
         colour = UNGRANTED_COLOUR_COST[min(a.strength, b.strength)]
     else:
@@ -170,8 +174,11 @@ def pair_penalty(a: Contender, b: Contender, tiers: Tiers) -> int:
     return score * tiers.score + colour * tiers.colour + order * tiers.order
 
 
-def bye_penalty(player: Contender, lowest_half_points: int, n: int, tiers: Tiers) -> int:
-    return (player.half_points - lowest_half_points) * tiers.bye_score + (n - 1 - player.rank)
+def bye_penalty(player: Contender, lowest_half_points: int, tiers: Tiers) -> int:
+    """The bye goes to the lowest score possible, then to the lowest-ranked player."""
+    return (player.half_points - lowest_half_points) * tiers.bye_score + (
+        tiers.field_size - 1 - player.rank
+    )
 
 
 def candidate_pairs(players: list[Contender], window: int | None) -> Iterator[tuple[int, int]]:
@@ -231,7 +238,7 @@ def match_block(
         if below is None:
             lowest = nodes[-1].half_points
             edges += [
-                (i, sink, tiers.base - bye_penalty(p, lowest, n, tiers))
+                (i, sink, tiers.base - bye_penalty(p, lowest, tiers))
                 for i, p in enumerate(nodes)
                 if p.bye_eligible
             ]
