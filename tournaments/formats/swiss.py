@@ -1,4 +1,4 @@
-"""Swiss pairing in the Dutch style (FIDE C.04.3 as the model), as one weighted matching.
+"""Swiss pairing in the Dutch style (FIDE C.04.3 as the model), as weighted matchings.
 
 Like bbpPairings (the engine lichess uses), the Dutch priorities are encoded as edge weights
 and a maximum-weight perfect matching (rustworkx's compiled blossom) picks the pairing:
@@ -14,9 +14,12 @@ and a maximum-weight perfect matching (rustworkx's compiled blossom) picks the p
   distance from the Dutch ideal order (S1[i] meets S2[i] inside a score group, the lowest
   player floats down and meets the top of the next group); then the bye to the lowest ranked.
 
-Large fields use a sparse candidate graph (score-order neighbours plus a window around each
-player's ideal opponent), widened until a perfect matching exists; small fields use every
-legal edge. Colours follow the Dutch allocation rules (E.1-E.5), initial colour white.
+Fields up to 400 players use every legal edge; larger ones a sparse candidate graph
+(score-order neighbours plus a window around each player's ideal opponent), widened until a
+perfect matching exists. Fields over ``BLOCK_SIZE`` are matched top down in blocks of whole
+score groups, carrying the floaters of one block into the next (the Dutch system's bracket
+by bracket order), because blossom time grows much faster than linearly with the field.
+Colours follow the Dutch allocation rules (E.1-E.5), initial colour white.
 """
 
 from __future__ import annotations
@@ -33,10 +36,8 @@ KEY = "swiss"
 LABEL = "Swiss (Dutch system)"
 INITIAL_COLOUR: Colour = "W"
 MILD, STRONG, ABSOLUTE = 1, 2, 3
-# Below this many players every legal edge is a candidate; above it, a sparse graph.
 FULL_GRAPH_LIMIT = 400
 CANDIDATE_WINDOW = 12
-# Larger fields are matched block by block, each block whole score groups of about this size.
 BLOCK_SIZE = 1000
 UNGRANTED_COLOUR_COST = {0: 0, MILD: 1, STRONG: 3}
 
