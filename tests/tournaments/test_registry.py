@@ -11,7 +11,7 @@ def test_formats_are_registered_under_the_keys_the_database_stores():
         "genius",
     ]
     for key, module in FORMATS.items():
-        assert module.KEY == key
+        assert key == module.KEY
         assert module.LABEL
 
 
