@@ -14,7 +14,9 @@ rounds follow its Article 16 (Swiss):
 
 Requested byes are the ``half``, ``zero`` and ``absent`` byes (a round a player does not
 appear in is ``absent``); a voluntary unplayed round (VUR) is a requested bye or a forfeit
-loss. Standard library only: this module is driven by tests and benchmarks without Django.
+loss. For a round robin (``swiss=False``) Article 15.2 applies instead: forfeits count as
+games and a bye contributes nothing. Standard library only: this module is driven by tests
+and benchmarks without Django.
 """
 
 from __future__ import annotations
@@ -49,9 +51,12 @@ class Contribution:
 class Crosstable:
     """A ``History`` with the scores tie-breaks need, each computed once."""
 
-    def __init__(self, history: History, dmo: int | None = None) -> None:
+    def __init__(self, history: History, *, dmo: int | None = None, swiss: bool = True) -> None:
         self.history = history
         self.dmo = dmo
+        # Article 16 manages unplayed rounds in Swiss events only. With pre-determined
+        # pairings (round robin, 15.2) a forfeit counts as a game and a bye as nothing.
+        self.swiss = swiss
 
     @cached_property
     def scores(self) -> dict[int, float]:
@@ -60,6 +65,8 @@ class Crosstable:
     @cached_property
     def adjusted_scores(self) -> dict[int, float]:
         """Scores as opponents' tie-breaks see them (Article 16.3)."""
+        if not self.swiss:
+            return self.scores
         adjusted = {}
         for player, entries in self.history.entries.items():
             total = 0.0
@@ -83,10 +90,12 @@ class Crosstable:
         """Per round: the opponent's (or dummy's) score and the points scored against them."""
         result = []
         for entry in self.history.entries[player]:
-            if entry.played:
+            if entry.played or (entry.opponent is not None and not self.swiss):
                 opponent = self.adjusted_scores[entry.opponent]
-            else:
+            elif self.swiss:
                 opponent = self.dummy_score(player, entry)
+            else:
+                continue
             result.append(Contribution(entry.points, voluntary(entry), opponent))
         return result
 

@@ -215,3 +215,32 @@ def test_unknown_tiebreak_is_a_readable_error():
 def test_unknown_dmo_is_refused():
     with pytest.raises(FormatError, match='unknown player id 99 in "dmo"'):
         standings_json({**WORKED, "dmo": 99}, [])
+
+
+def test_round_robin_counts_forfeits_as_games_and_byes_as_nothing():
+    # Three players, Berger table for 4 with the dummy 4 as the bye:
+    # round 1: 2-3 1-0 (1 has the bye); round 2: 3-1 +- (1 forfeits; 2 has the bye);
+    # round 3: 1-2 draw (3 has the bye). Scores: 1: 0.5, 2: 1.5, 3: 1.0.
+    state = {
+        "system": "round_robin",
+        "players": [{"id": i, "rating": 2000 - i} for i in (1, 2, 3)],
+        "total_rounds": 3,
+        "rounds": [
+            {"games": [game(2, 3, "1-0")]},
+            {"games": [game(3, 1, "+-")]},
+            {"games": [game(1, 2, "1/2-1/2")]},
+        ],
+    }
+    rows = standings_json(state, ["sonneborn_berger", "buchholz"])["standings"]
+    by_id = {r["id"]: r["tiebreaks"] for r in rows}
+    # No dummies and no adjusted scores: 3's forfeit win over 1 counts as a win against
+    # 1's 0.5; 3's bye in the last round is not turned into a draw for 2's benefit.
+    # SB: 1: 0 x 1.0 + .5 x 1.5 = 0.75; 2: 1 x 1.0 + .5 x 0.5 = 1.25; 3: 0 + 1 x 0.5 = 0.5.
+    assert {p: v["sonneborn_berger"] for p, v in by_id.items()} == {1: 0.75, 2: 1.25, 3: 0.5}
+    # Buchholz: 1: 1.0 + 1.5; 2: 1.0 + 0.5; 3: 1.5 + 0.5.
+    assert {p: v["buchholz"] for p, v in by_id.items()} == {1: 2.5, 2: 1.5, 3: 2.0}
+
+
+def test_unknown_system_is_refused():
+    with pytest.raises(FormatError, match='"system" must be'):
+        standings_json({**WORKED, "system": "ladder"}, [])

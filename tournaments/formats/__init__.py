@@ -8,11 +8,18 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from tournaments.formats import double_elimination, round_robin, single_elimination, swiss
+from tournaments.formats import (
+    double_elimination,
+    genius,
+    round_robin,
+    single_elimination,
+    swiss,
+)
 from tournaments.formats.errors import FormatError
 
 FORMATS: dict[str, ModuleType] = {
-    module.KEY: module for module in (single_elimination, double_elimination, round_robin, swiss)
+    module.KEY: module
+    for module in (single_elimination, double_elimination, round_robin, swiss, genius)
 }
 
 __all__ = ["FORMATS", "FormatError"]

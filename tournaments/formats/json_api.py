@@ -57,7 +57,9 @@ def swiss_json(state: dict[str, Any]) -> dict[str, Any]:
 def standings_json(state: dict[str, Any], tiebreaks: list[str]) -> dict[str, Any]:
     """Rank ``state`` (the Swiss state shape) by points, then ``tiebreaks`` in order.
 
-    An optional ``"dmo"`` id in the state marks the Death Match Opponent for ``dmo_wins_tie``.
+    An optional ``"dmo"`` id in the state marks the Death Match Opponent for ``dmo_wins_tie``;
+    ``"system": "round_robin"`` (default ``"swiss"``) switches the handling of unplayed rounds
+    from FIDE C.07 Article 16 to Article 15.2.
     """
     if not isinstance(tiebreaks, list) or not all(isinstance(k, str) for k in tiebreaks):
         raise FormatError("tie-breaks must be a list of keys, e.g. ['buchholz', 'wins']")
@@ -65,7 +67,10 @@ def standings_json(state: dict[str, Any], tiebreaks: list[str]) -> dict[str, Any
     dmo = state.get("dmo")
     if dmo is not None and dmo not in {p.id for p in history.players}:
         raise FormatError(f'unknown player id {dmo!r} in "dmo"')
-    standings = rank(Crosstable(history, dmo=dmo), tiebreaks)
+    system = state.get("system", "swiss")
+    if system not in ("swiss", "round_robin"):
+        raise FormatError(f'"system" must be "swiss" or "round_robin", got {system!r}')
+    standings = rank(Crosstable(history, dmo=dmo, swiss=system == "swiss"), tiebreaks)
     return {
         "regulations": TIEBREAK_REGULATIONS,
         "standings": [

@@ -1,4 +1,4 @@
-"""Swiss pairing in the Dutch style (FIDE C.04.3 as the model), as one weighted matching.
+"""Swiss pairing in the Dutch style (FIDE C.04.3 as the model), as weighted matchings.
 
 Like bbpPairings (the engine lichess uses), the Dutch priorities are encoded as edge weights
 and a maximum-weight perfect matching (rustworkx's compiled blossom) picks the pairing:
@@ -14,9 +14,12 @@ and a maximum-weight perfect matching (rustworkx's compiled blossom) picks the p
   distance from the Dutch ideal order (S1[i] meets S2[i] inside a score group, the lowest
   player floats down and meets the top of the next group); then the bye to the lowest ranked.
 
-Large fields use a sparse candidate graph (score-order neighbours plus a window around each
-player's ideal opponent), widened until a perfect matching exists; small fields use every
-legal edge. Colours follow the Dutch allocation rules (E.1-E.5), initial colour white.
+Fields up to 400 players use every legal edge; larger ones a sparse candidate graph
+(score-order neighbours plus a window around each player's ideal opponent), widened until a
+perfect matching exists. Fields over ``BLOCK_SIZE`` are matched top down in blocks of whole
+score groups, carrying the floaters of one block into the next (the Dutch system's bracket
+by bracket order), because blossom time grows much faster than linearly with the field.
+Colours follow the Dutch allocation rules (E.1-E.5), initial colour white.
 """
 
 from __future__ import annotations
@@ -33,11 +36,9 @@ KEY = "swiss"
 LABEL = "Swiss (Dutch system)"
 INITIAL_COLOUR: Colour = "W"
 MILD, STRONG, ABSOLUTE = 1, 2, 3
-# Below this many players every legal edge is a candidate; above it, a sparse graph.
 FULL_GRAPH_LIMIT = 400
 CANDIDATE_WINDOW = 12
-# Larger fields are matched block by block, each block whole score groups of about this size.
-BLOCK_SIZE = 1500
+BLOCK_SIZE = 1000
 UNGRANTED_COLOUR_COST = {0: 0, MILD: 1, STRONG: 3}
 
 
@@ -141,6 +142,8 @@ class Tiers:
     colour: int
     order: int
     base: int
+    field_size: int
+    levels: int
 
     @classmethod
     def for_field(cls, players: list[Contender]) -> Tiers:
@@ -152,13 +155,15 @@ class Tiers:
         colour = order * (2 * n * pairs + 1)  # below: order penalties, at most 2n per pair
         score = colour * (UNGRANTED_COLOUR_COST[STRONG] * pairs + 1)
         bye_score = score * (spread * spread * levels * pairs + 1)
-        return cls(bye_score, score, colour, order, bye_score * (spread + 1))
+        return cls(bye_score, score, colour, order, bye_score * (spread + 1), n, levels)
 
 
 def pair_penalty(a: Contender, b: Contender, tiers: Tiers) -> int:
     """Cost of pairing ``a`` (ranked higher) with ``b``, lower is better."""
     gap = a.half_points - b.half_points
-    score = gap * gap * (b.level + 1 - a.level if gap else 0)
+    # Squared, so one long float costs more than several short ones; weighted toward the
+    # top, as the Dutch system completes the higher score groups first.
+    score = gap * gap * (tiers.levels - a.level)
     if a.preference is not None and a.preference == b.preference:
         colour = UNGRANTED_COLOUR_COST[min(a.strength, b.strength)]
     else:
@@ -170,8 +175,11 @@ def pair_penalty(a: Contender, b: Contender, tiers: Tiers) -> int:
     return score * tiers.score + colour * tiers.colour + order * tiers.order
 
 
-def bye_penalty(player: Contender, lowest_half_points: int, n: int, tiers: Tiers) -> int:
-    return (player.half_points - lowest_half_points) * tiers.bye_score + (n - 1 - player.rank)
+def bye_penalty(player: Contender, lowest_half_points: int, tiers: Tiers) -> int:
+    """The bye goes to the lowest score possible, then to the lowest-ranked player."""
+    return (player.half_points - lowest_half_points) * tiers.bye_score + (
+        tiers.field_size - 1 - player.rank
+    )
 
 
 def candidate_pairs(players: list[Contender], window: int | None) -> Iterator[tuple[int, int]]:
@@ -231,7 +239,7 @@ def match_block(
         if below is None:
             lowest = nodes[-1].half_points
             edges += [
-                (i, sink, tiers.base - bye_penalty(p, lowest, n, tiers))
+                (i, sink, tiers.base - bye_penalty(p, lowest, tiers))
                 for i, p in enumerate(nodes)
                 if p.bye_eligible
             ]

@@ -1,0 +1,278 @@
+"""A Genius season as pure functions over frozen dataclasses.
+
+An episode goes: the main match (MM) splits the players still in into winners and losers;
+MM winners receive Tokens of Life (ToL); one or more elimination candidates (EC) are named
+(the MM losers, or chosen by the MM winners among the losers); a sole winner who received
+extra tokens gives them away (never to an EC); each EC picks a Death Match opponent (DMO)
+among the players who hold no ToL; the Death Match (DM) is played and on a tie the DMO
+wins; the loser is eliminated and their currency settled by the season's rule. When two
+players remain, the final is a best of N Death Matches between them.
+
+Every function returns new values and raises ``FormatError`` with a reason a host can show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Literal
+
+from tournaments.formats.errors import FormatError
+from tournaments.formats.ledger import GARNETS, Ledger, settle_elimination
+
+KEY = "genius"
+LABEL = "Genius season"
+
+
+@dataclass(frozen=True)
+class SeasonRules:
+    ec_rule: Literal["mm_loser", "chosen_by_winners"] = "mm_loser"
+    ec_count: int = 1  # elimination candidates (and Death Matches) per episode
+    winner_tokens: int = 1  # ToL each MM winner receives when there are several winners
+    sole_winner_tokens: int = 2  # ToL a sole MM winner receives ...
+    sole_winner_gives: int = 1  # ... of which they must give this many away
+    on_elimination: Literal["confiscated", "to_dm_winner"] = "confiscated"
+    final_best_of: int = 3
+    currency: str = GARNETS
+
+    def __post_init__(self) -> None:
+        if self.ec_rule not in ("mm_loser", "chosen_by_winners"):
+            raise FormatError(f"ec_rule must be mm_loser or chosen_by_winners: {self.ec_rule!r}")
+        if self.on_elimination not in ("confiscated", "to_dm_winner"):
+            raise FormatError(
+                f"on_elimination must be confiscated or to_dm_winner: {self.on_elimination!r}"
+            )
+        if self.ec_count < 1:
+            raise FormatError("an episode needs at least one elimination candidate")
+        if not 0 <= self.sole_winner_gives <= self.sole_winner_tokens:
+            raise FormatError("a sole winner cannot give away more tokens than they receive")
+        if self.final_best_of < 1 or self.final_best_of % 2 == 0:
+            raise FormatError(f"the final is best of an odd number, got {self.final_best_of}")
+
+
+def _frozen(mapping: Mapping[int, int]) -> Mapping[int, int]:
+    return MappingProxyType({k: v for k, v in mapping.items() if v})
+
+
+@dataclass(frozen=True)
+class Season:
+    players: tuple[int, ...]  # still in, in seeding order
+    eliminated: tuple[int, ...] = ()  # in order of elimination
+    tokens: Mapping[int, int] = field(default_factory=lambda: _frozen({}))  # ToL held
+
+    @property
+    def stage(self) -> Literal["episodes", "final", "finished"]:
+        if len(self.players) > 2:
+            return "episodes"
+        return "final" if len(self.players) == 2 else "finished"
+
+
+@dataclass(frozen=True)
+class Episode:
+    number: int
+    winners: frozenset[int]
+    losers: frozenset[int]
+    ecs: tuple[int, ...] = ()
+    dmos: Mapping[int, int] = field(default_factory=lambda: _frozen({}))  # EC -> DMO
+    tokens_to_give: Mapping[int, int] = field(default_factory=lambda: _frozen({}))
+
+
+@dataclass(frozen=True)
+class DeathMatchResult:
+    ec: int
+    dmo: int
+    winner: int
+    loser: int
+    tie: bool
+
+
+def start_season(players: Iterable[int]) -> Season:
+    roster = tuple(players)
+    if len(roster) < 2:
+        raise FormatError("a season needs at least 2 players")
+    if len(set(roster)) != len(roster):
+        raise FormatError("a player is listed twice in the season")
+    return Season(roster)
+
+
+def _require_in(season: Season, player: int, role: str) -> None:
+    if player not in season.players:
+        raise FormatError(f"{role} {player!r} is not a player still in the season")
+
+
+def main_match(
+    season: Season, number: int, winners: Iterable[int], losers: Iterable[int], rules: SeasonRules
+) -> tuple[Season, Episode]:
+    """Record the MM result and hand out Tokens of Life to the winners."""
+    if season.stage != "episodes":
+        raise FormatError("with two players left the season goes to the final, not an episode")
+    won, lost = frozenset(winners), frozenset(losers)
+    for player in won | lost:
+        _require_in(season, player, "MM player")
+    if won & lost:
+        raise FormatError(f"player {min(won & lost)} cannot both win and lose the main match")
+    missing = set(season.players) - won - lost
+    if missing:
+        raise FormatError(f"the main match result leaves out player {min(missing)}")
+    if not lost:
+        raise FormatError("the main match needs at least one loser")
+    tokens = dict(season.tokens)
+    to_give: dict[int, int] = {}
+    if len(won) == 1:
+        (sole,) = won
+        tokens[sole] = tokens.get(sole, 0) + rules.sole_winner_tokens
+        to_give[sole] = rules.sole_winner_gives
+    else:
+        for player in won:
+            tokens[player] = tokens.get(player, 0) + rules.winner_tokens
+    episode = Episode(number, won, lost, tokens_to_give=_frozen(to_give))
+    return replace(season, tokens=_frozen(tokens)), episode
+
+
+def name_elimination_candidates(
+    episode: Episode, rules: SeasonRules, chosen: Iterable[int] = ()
+) -> Episode:
+    """The ECs: the MM losers, or ``chosen`` by the MM winners among the losers."""
+    if episode.ecs:
+        raise FormatError("the elimination candidates are already named")
+    picked = tuple(chosen)
+    if rules.ec_rule == "mm_loser":
+        if picked:
+            raise FormatError("this season's rules make the MM losers the candidates; none chosen")
+        if len(episode.losers) != rules.ec_count:
+            raise FormatError(
+                f"the rules need exactly {rules.ec_count} MM loser(s) as candidates, "
+                f"the main match has {len(episode.losers)}"
+            )
+        return replace(episode, ecs=tuple(sorted(episode.losers)))
+    if len(picked) != rules.ec_count or len(set(picked)) != len(picked):
+        raise FormatError(f"the MM winners must choose {rules.ec_count} different candidate(s)")
+    outsiders = [p for p in picked if p not in episode.losers]
+    if outsiders:
+        raise FormatError(f"player {outsiders[0]} did not lose the main match and cannot be EC")
+    return replace(episode, ecs=picked)
+
+
+def give_token(
+    season: Season, episode: Episode, giver: int, receiver: int
+) -> tuple[Season, Episode]:
+    """A sole MM winner gives away a Token of Life they owe; never to an EC or themselves."""
+    owed = episode.tokens_to_give.get(giver, 0)
+    if not owed:
+        raise FormatError(f"player {giver} has no Token of Life to give away")
+    if not episode.ecs:
+        raise FormatError("name the elimination candidates before tokens are given away")
+    _require_in(season, receiver, "token receiver")
+    if receiver == giver:
+        raise FormatError("a sole winner must give the token to someone else")
+    if receiver in episode.ecs:
+        raise FormatError(f"player {receiver} is an elimination candidate and cannot get a token")
+    tokens = dict(season.tokens)
+    tokens[giver] -= 1
+    tokens[receiver] = tokens.get(receiver, 0) + 1
+    to_give = dict(episode.tokens_to_give)
+    to_give[giver] = owed - 1
+    return replace(season, tokens=_frozen(tokens)), replace(
+        episode, tokens_to_give=_frozen(to_give)
+    )
+
+
+def eligible_opponents(season: Season, episode: Episode) -> list[int]:
+    """Who an EC may pick: still in, not an EC, holding no ToL, not picked by another EC."""
+    taken = set(episode.dmos.values())
+    return [
+        p
+        for p in season.players
+        if p not in episode.ecs and not season.tokens.get(p) and p not in taken
+    ]
+
+
+def choose_opponent(season: Season, episode: Episode, ec: int, dmo: int) -> Episode:
+    """Record ``ec``'s choice of Death Match opponent, or say why it is not allowed."""
+    if ec not in episode.ecs:
+        raise FormatError(f"player {ec} is not an elimination candidate this episode")
+    if ec in episode.dmos:
+        raise FormatError(f"player {ec} has already chosen player {episode.dmos[ec]}")
+    if any(episode.tokens_to_give.values()):
+        raise FormatError("the sole winner must give away their token before opponents are chosen")
+    _require_in(season, dmo, "the chosen opponent")
+    if dmo == ec:
+        raise FormatError("an elimination candidate cannot choose themselves")
+    if dmo in episode.ecs:
+        raise FormatError(f"player {dmo} is an elimination candidate too and cannot be chosen")
+    if season.tokens.get(dmo):
+        raise FormatError(f"player {dmo} holds a Token of Life and cannot be chosen")
+    if dmo in episode.dmos.values():
+        raise FormatError(f"player {dmo} is already another candidate's opponent")
+    return replace(episode, dmos=_frozen({**episode.dmos, ec: dmo}))
+
+
+def death_match_result(
+    episode: Episode, ec: int, ec_score: float, dmo_score: float
+) -> DeathMatchResult:
+    """The higher score wins the Death Match; on a tie the DMO wins."""
+    if ec not in episode.dmos:
+        raise FormatError(f"player {ec} has no Death Match opponent yet")
+    dmo = episode.dmos[ec]
+    ec_wins = ec_score > dmo_score
+    return DeathMatchResult(
+        ec=ec,
+        dmo=dmo,
+        winner=ec if ec_wins else dmo,
+        loser=dmo if ec_wins else ec,
+        tie=ec_score == dmo_score,
+    )
+
+
+def eliminate(
+    season: Season,
+    result: DeathMatchResult,
+    rules: SeasonRules,
+    ledger: Ledger,
+    *,
+    episode: int | None = None,
+) -> tuple[Season, Ledger]:
+    """Remove the DM loser; their tokens go with them, their currency by the season's rule."""
+    _require_in(season, result.loser, "the Death Match loser")
+    tokens = {p: n for p, n in season.tokens.items() if p != result.loser}
+    remaining = tuple(p for p in season.players if p != result.loser)
+    new_ledger = settle_elimination(
+        ledger,
+        result.loser,
+        result.winner,
+        rules.on_elimination,
+        currency=rules.currency,
+        episode=episode,
+    )
+    return Season(remaining, (*season.eliminated, result.loser), _frozen(tokens)), new_ledger
+
+
+def final_winner(season: Season, rules: SeasonRules, games: Iterable[int | None]) -> int | None:
+    """The season's winner once someone has won a majority of the best-of-N final, else None.
+
+    ``games`` are the winners of the final's Death Matches in order; ``None`` is a tie,
+    which is replayed (it counts for nobody, as there is no DMO in the final).
+    """
+    if season.stage != "final":
+        raise FormatError("the final is played when exactly two players remain")
+    needed = rules.final_best_of // 2 + 1
+    wins = dict.fromkeys(season.players, 0)
+    for number, winner in enumerate(games, start=1):
+        if any(count >= needed for count in wins.values()):
+            raise FormatError(f"final game {number} was played after the final was decided")
+        if winner is None:
+            continue
+        if winner not in wins:
+            raise FormatError(f"player {winner} is not a finalist")
+        wins[winner] += 1
+    return next((p for p, count in wins.items() if count >= needed), None)
+
+
+def finish_season(season: Season, rules: SeasonRules, games: Iterable[int | None]) -> Season:
+    """The season after its final: the runner-up eliminated, the winner the only player in."""
+    winner = final_winner(season, rules, games)
+    if winner is None:
+        raise FormatError(f"nobody has won the best of {rules.final_best_of} final yet")
+    (runner_up,) = (p for p in season.players if p != winner)
+    return Season((winner,), (*season.eliminated, runner_up), _frozen({}))

@@ -1,0 +1,132 @@
+"""Season currencies (garnets, or any other) as an append-only ledger of entries with reasons.
+
+Balances are never stored: they are the sum of the entries. Every function here validates a
+new entry against the balances so far and returns the ledger with it appended; no entry may
+leave anyone below zero. Amounts are whole units.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from tournaments.formats.errors import FormatError
+
+Kind = Literal["award", "transfer", "spend", "confiscate"]
+GARNETS = "garnets"
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """``player`` gains (award) or loses (the rest) ``amount``; a transfer pays ``to``."""
+
+    kind: Kind
+    player: int
+    amount: int
+    reason: str
+    to: int | None = None
+    currency: str = GARNETS
+    episode: int | None = None
+
+
+Ledger = tuple[LedgerEntry, ...]
+
+
+def balances(ledger: Iterable[LedgerEntry], currency: str = GARNETS) -> dict[int, int]:
+    """Everyone's balance in ``currency``; players with no entries are absent (zero)."""
+    totals: dict[int, int] = {}
+    for entry in ledger:
+        if entry.currency != currency:
+            continue
+        sign = 1 if entry.kind == "award" else -1
+        totals[entry.player] = totals.get(entry.player, 0) + sign * entry.amount
+        if entry.to is not None:
+            totals[entry.to] = totals.get(entry.to, 0) + entry.amount
+    return totals
+
+
+def balance(ledger: Iterable[LedgerEntry], player: int, currency: str = GARNETS) -> int:
+    return balances(ledger, currency).get(player, 0)
+
+
+def _check(amount: int, reason: str) -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise FormatError(f"an amount must be a positive whole number, got {amount!r}")
+    if not reason or not reason.strip():
+        raise FormatError("every ledger entry needs a reason")
+
+
+def _covered(ledger: Ledger, player: int, amount: int, currency: str) -> None:
+    held = balance(ledger, player, currency)
+    if held < amount:
+        raise FormatError(f"player {player} has {held} {currency}, not the {amount} needed")
+
+
+def award(
+    ledger: Ledger,
+    player: int,
+    amount: int,
+    reason: str,
+    *,
+    currency: str = GARNETS,
+    episode: int | None = None,
+) -> Ledger:
+    _check(amount, reason)
+    return (*ledger, LedgerEntry("award", player, amount, reason, None, currency, episode))
+
+
+def transfer(
+    ledger: Ledger,
+    player: int,
+    to: int,
+    amount: int,
+    reason: str,
+    *,
+    currency: str = GARNETS,
+    episode: int | None = None,
+) -> Ledger:
+    _check(amount, reason)
+    if player == to:
+        raise FormatError(f"player {player} cannot transfer {currency} to themselves")
+    _covered(ledger, player, amount, currency)
+    return (*ledger, LedgerEntry("transfer", player, amount, reason, to, currency, episode))
+
+
+def spend(
+    ledger: Ledger,
+    player: int,
+    amount: int,
+    reason: str,
+    *,
+    currency: str = GARNETS,
+    episode: int | None = None,
+) -> Ledger:
+    _check(amount, reason)
+    _covered(ledger, player, amount, currency)
+    return (*ledger, LedgerEntry("spend", player, amount, reason, None, currency, episode))
+
+
+def settle_elimination(
+    ledger: Ledger,
+    eliminated: int,
+    winner: int,
+    rule: Literal["confiscated", "to_dm_winner"],
+    *,
+    currency: str = GARNETS,
+    episode: int | None = None,
+) -> Ledger:
+    """Apply the season's rule to an eliminated player's whole balance (nothing if empty)."""
+    held = balance(ledger, eliminated, currency)
+    if held == 0:
+        return ledger
+    if rule == "confiscated":
+        entry = LedgerEntry(
+            "confiscate", eliminated, held, "eliminated: confiscated", None, currency, episode
+        )
+    else:
+        entry = LedgerEntry(
+            "transfer", eliminated, held, "eliminated: to the Death Match winner", winner,
+            currency, episode,
+        )  # fmt: skip
+    return (*ledger, entry)
