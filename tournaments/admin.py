@@ -1,6 +1,17 @@
 from django.contrib import admin
 
-from tournaments.models import AuditEntry, Entrant, Match, MatchGame, Round, Stage, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Entrant,
+    Episode,
+    LedgerEntry,
+    Match,
+    MatchGame,
+    Round,
+    SealedSubmission,
+    Stage,
+    Tournament,
+)
 
 
 class EntrantInline(admin.TabularInline):
@@ -64,6 +75,31 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False  # the audit trail is append-only
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Episode)
+class EpisodeAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "number", "kind", "status")
+    list_filter = ("status", "kind")
+
+
+@admin.register(SealedSubmission)
+class SealedSubmissionAdmin(admin.ModelAdmin):
+    list_display = ("episode", "entrant", "submitted_at")
+    raw_id_fields = ("episode", "entrant")
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "kind", "entrant", "amount", "currency", "to", "reason", "at")
+    list_filter = ("kind", "currency")
+    raw_id_fields = ("entrant", "to")
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # the ledger is append-only: corrections are new entries
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False

@@ -12,6 +12,8 @@ class TournamentsConfig(AppConfig):
 
 
 def _on_game_finished(sender: object, game_id: int, **kwargs: object) -> None:
+    from tournaments.seasons import main_match_game_finished
     from tournaments.services import game_result_recorded
 
-    game_result_recorded(game_id=game_id)
+    if not main_match_game_finished(game_id=game_id):
+        game_result_recorded(game_id=game_id)

@@ -96,6 +96,9 @@ class Entrant(models.Model):
     rating = models.IntegerField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
+    eliminated_in = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Genius season: the episode that eliminated them"
+    )
 
     class Meta:
         ordering = ["seed", "registered_at"]
@@ -254,3 +257,95 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
+
+
+class Episode(models.Model):
+    """One episode of a Genius season: main match, candidates, tokens, opponents, Death Match.
+
+    The season's pure state (``tournaments.formats.genius``) is rebuilt from these rows; ids
+    in the JSON fields are entrant ids.
+    """
+
+    class Status(models.TextChoices):
+        MAIN_MATCH = "main_match", "Main match"
+        CANDIDATES = "candidates", "Choosing elimination candidates"
+        TOKENS = "tokens", "Giving away a Token of Life"
+        OPPONENTS = "opponents", "Choosing Death Match opponents"
+        DEATH_MATCH = "death_match", "Death Match"
+        FINISHED = "finished", "Finished"
+
+    class Kind(models.TextChoices):
+        EPISODE = "episode", "Episode"
+        FINAL = "final", "Final"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="episodes")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.EPISODE)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.MAIN_MATCH)
+    mm_prompt = models.TextField(blank=True, help_text="Sealed main match: the question")
+    mm_deadline = models.DateTimeField(null=True, blank=True)
+    mm_revealed = models.BooleanField(default=False)
+    mm_game = models.OneToOneField(
+        "games.GameSession",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="main_match_of",
+    )
+    winners = models.JSONField(default=list, blank=True)
+    losers = models.JSONField(default=list, blank=True)
+    ecs = models.JSONField(default=list, blank=True)
+    dmos = models.JSONField(default=dict, blank=True, help_text="EC entrant id -> DMO entrant id")
+    tokens = models.JSONField(default=dict, blank=True, help_text="Tokens of Life held")
+    tokens_to_give = models.JSONField(default=dict, blank=True)
+    dmo_deadline = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_episode_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} episode {self.number}"
+
+
+class SealedSubmission(models.Model):
+    """A private main-match answer: editable until the deadline, never after."""
+
+    episode = models.ForeignKey(Episode, on_delete=models.CASCADE, related_name="submissions")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="submissions")
+    text = models.TextField()
+    submitted_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["episode_id", "submitted_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["episode", "entrant"], name="one_submission_each"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} in {self.episode}"
+
+
+class LedgerEntry(models.Model):
+    """Garnets (or any season currency): append-only awards, transfers, spending, settlements."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="ledger")
+    kind = models.CharField(max_length=20)
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="ledger_entries")
+    amount = models.PositiveIntegerField()
+    to = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="ledger_credits"
+    )
+    currency = models.CharField(max_length=20, default="garnets")
+    reason = models.CharField(max_length=200)
+    episode = models.PositiveSmallIntegerField(null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+        verbose_name_plural = "ledger entries"
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount} {self.currency}: {self.reason}"

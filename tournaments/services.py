@@ -411,9 +411,15 @@ def _start_next_game(match: Match) -> None:
     number = match.match_games.count() + 1
     home_seat = 0 if number % 2 else 1
     entrants = [match.home, match.away] if home_seat == 0 else [match.away, match.home]
+    # Death Matches seat the EC at home and the DMO away; the roles travel with the entrant.
+    home_role, away_role = match.extra.get("roles", ["", ""])
+    roles = [home_role, away_role] if home_seat == 0 else [away_role, home_role]
     game = game_services.game_create(
         engine_key=tournament.game,
-        seats=[game_services.SeatSpec(display_name=e.display_name) for e in entrants],
+        seats=[
+            game_services.SeatSpec(display_name=e.display_name, role=role)
+            for e, role in zip(entrants, roles, strict=True)
+        ],
         config=tournament.ruleset,
         time_control=tournament.time_control,
         created_by=tournament.organiser,
@@ -449,7 +455,7 @@ def game_result_recorded(*, game_id: int) -> None:
         if decided and (match.home_score != match.away_score or _draws_allowed(match)):
             _decide(match, Match.ResultKind.PLAYED)
             audit(tournament, None, "match.result_from_games", match=match.code)
-            _advance(match.stage)
+            _after_result(match)
         else:
             _start_next_game(match)
 
@@ -476,7 +482,10 @@ def _count_game(match: Match, link: MatchGame, outcome: dict[str, Any]) -> None:
 
 
 def _draws_allowed(match: Match) -> bool:
-    return match.stage.format in ("swiss", "round_robin")
+    """Swiss and round robin score draws; a drawn Death Match goes to the DMO."""
+    return match.stage.format in ("swiss", "round_robin") or (
+        match.stage.format == "genius" and match.code != "FINAL"
+    )
 
 
 def _decide(match: Match, kind: str) -> None:
@@ -550,8 +559,17 @@ def match_report_result(
         )
         if correcting:
             _refill_dependents(match)
-        _advance(match.stage)
+        _after_result(match)
         return match
+
+
+def _after_result(match: Match) -> None:
+    if match.stage.format == "genius":
+        from tournaments import seasons
+
+        seasons.match_decided(match)
+    else:
+        _advance(match.stage)
 
 
 def _dependents(match: Match) -> list[Match]:
