@@ -140,6 +140,14 @@ class GameActionView(APIView):
         )
 
 
+class SeatTokenView(APIView):
+    """A bot's credential for a seat held through the browser session (tournament players)."""
+
+    def post(self, request: Request, game_id: int) -> Response:
+        seat = _my_seat(request, _game(game_id), writing=True)
+        return Response({"seat": seat.number, "token": services.seat_token_issue(seat=seat)})
+
+
 class SeatLeaveView(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         game = _game(game_id)

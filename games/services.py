@@ -152,6 +152,13 @@ def seat_claim(
     return seat, token
 
 
+def seat_token_issue(*, seat: Seat) -> str:
+    """A fresh API token for a seat its holder already proved (the old one stops working)."""
+    token = secrets.token_urlsafe(24)
+    Seat.objects.filter(pk=seat.pk).update(token_sha256=hash_token(token))
+    return token
+
+
 def _holds_seat(game: GameSession, user: Any, guest: Guest | None) -> bool:
     if user is not None and user.is_authenticated:
         return game.seats.filter(user=user).exists()

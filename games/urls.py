@@ -8,6 +8,7 @@ api_urls = [
     path("<int:game_id>/seats/<int:number>/claim", api.SeatClaimView.as_view(), name="seat-claim"),
     path("<int:game_id>/start", api.GameStartView.as_view(), name="game-start"),
     path("<int:game_id>/actions", api.GameActionView.as_view(), name="game-actions"),
+    path("<int:game_id>/token", api.SeatTokenView.as_view(), name="seat-token"),
     path("<int:game_id>/leave", api.SeatLeaveView.as_view(), name="game-leave"),
     path("<int:game_id>/legal", api.LegalActionsView.as_view(), name="game-legal"),
     path("<int:game_id>/log", api.GameLogView.as_view(), name="game-log"),

@@ -234,3 +234,13 @@ def test_verify_game_command_confirms_a_finished_game(started, clock):
     GameSession.objects.filter(pk=game_id).update(state={"tampered": True})
     with pytest.raises(CommandError, match="does NOT verify"):
         call_command("verify_game", game_id, stdout=StringIO())
+
+
+def test_a_seat_holder_can_issue_a_bot_token_and_the_old_one_stops_working(started):
+    game_id, players = started
+    response = players[0].client.post(f"/api/games/{game_id}/token")
+    assert response.status_code == 200
+    fresh = response.json()["token"]
+    assert bot_client(fresh).get(f"/api/games/{game_id}/").json()["seat"] == 0
+    assert bot_client(players[0].token).get(f"/api/games/{game_id}/").json()["seat"] is None
+    assert bot_client("nope").post(f"/api/games/{game_id}/token").status_code == 403
