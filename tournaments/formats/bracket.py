@@ -52,9 +52,6 @@ class Bracket:
     name: str
     rounds: tuple[Round, ...]
 
-    def matches(self) -> list[Match]:
-        return [match for round_ in self.rounds for match in round_.matches]
-
 
 def next_power_of_two(n: int) -> int:
     size = 1
