@@ -184,6 +184,7 @@ def test_no_legal_pairing_is_a_readable_error():
         ({"byes": [{"player": 4, "kind": "full"}]}, "bye kind 'full'"),
         ({"byes": [{"player": 4, "points": 2}]}, "bye points"),
         ({"games": [{"white": 1, "black": 2}]}, 'needs "white", "black" and "result"'),
+        ({"games": {"white": 1}}, 'round 1 must be {"games"'),
     ],
 )
 def test_bad_rounds_are_refused_with_a_reason(round_, message):
@@ -197,6 +198,7 @@ def test_bad_rounds_are_refused_with_a_reason(round_, message):
         ({"players": []}, "non-empty list"),
         ({"players": [{"id": 1}, {"id": 1}]}, "listed twice"),
         ({"players": [{"id": 1}, {"id": 2}], "absent": [5]}, "unknown player id 5"),
+        ({"players": [{"id": 1}, {"id": 2}], "absent": 5}, '"absent" must be a list'),
         ({"players": [{"id": 1}, {"id": 2}], "total_rounds": 0}, "all 0 rounds"),
         ({"players": [{"id": "a"}]}, "whole number"),
     ],
