@@ -10,7 +10,7 @@ from tests.tournaments.swiss_scenarios import (
     play_round,
     swiss_after_round,
 )
-from tournaments.formats import FormatError
+from tournaments.formats import FormatError, swiss
 from tournaments.formats.history import parse_history
 from tournaments.formats.json_api import swiss_json
 from tournaments.formats.swiss import (
@@ -251,3 +251,26 @@ def test_last_round_floats_are_read_from_the_history():
     assert floats == {4: "down", 2: "up"}
     state["rounds"][1]["byes"][0]["kind"] = "pab"
     assert last_floats(parse_history(state))[3] == "down"  # a pairing bye is a down float
+
+
+def test_a_floater_can_be_priced_against_a_player_it_could_not_meet():
+    # Floating down is priced as a pairing with the next block's top player, who may share
+    # an absolute colour preference with the floater; that must price, not crash.
+    both_black = dict(
+        colours=("W", "W"), opponents=frozenset(), bye_eligible=True, preference="B",
+        strength=ABSOLUTE, last_float=None, group_rank=0, group_size=1,
+    )  # fmt: skip
+    above = Contender(id=1, number=1, half_points=4, rank=0, level=0, **both_black)
+    below = Contender(id=2, number=2, half_points=2, rank=1, level=1, **both_black)
+    tiers = Tiers.for_field([above, below])
+    assert pair_penalty(above, below, tiers) > 0
+
+
+def test_block_by_block_matching_keeps_the_properties(monkeypatch):
+    # Large fields are paired in blocks of score groups over a sparse graph; shrink both
+    # thresholds so 300 players take that path (blocks of ~40, windows of 12 and up).
+    monkeypatch.setattr(swiss, "BLOCK_SIZE", 40)
+    monkeypatch.setattr(swiss, "FULL_GRAPH_LIMIT", 30)
+    state, pairings = swiss_after_round(301, 10, seed=5)
+    assert_swiss_properties(state, group_order_rounds=7)
+    assert all(p["bye"] is not None for p in pairings)

@@ -42,7 +42,9 @@ Float = Literal["down", "up"]
 FULL_GRAPH_LIMIT = 400
 CANDIDATE_WINDOW = 12
 BLOCK_SIZE = 1000
-UNGRANTED_COLOUR_COST = {0: 0, MILD: 1, STRONG: 3}
+# Two absolute preferences for one colour never meet; the entry prices the hypothetical pair
+# a floater is compared with (``below`` in ``match_block``).
+UNGRANTED_COLOUR_COST = {0: 0, MILD: 1, STRONG: 3, ABSOLUTE: 3}
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,7 @@ class Tiers:
         order = n + 1  # below: the bye recipient's rank, at most n - 1
         floats = order * (2 * n * pairs + 1)  # below: order penalties, at most 2n per pair
         colour = floats * (2 * pairs + 1)  # below: repeated floats, at most 2 per pair
-        score = colour * (UNGRANTED_COLOUR_COST[STRONG] * pairs + 1)
+        score = colour * (max(UNGRANTED_COLOUR_COST.values()) * pairs + 1)
         bye_score = score * (spread * spread * levels * pairs + 1)
         base = bye_score * (spread + 1)
         return cls(bye_score, score, colour, floats, order, base, n, levels)
