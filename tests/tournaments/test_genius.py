@@ -1,3 +1,6 @@
+import json
+from dataclasses import asdict
+
 import pytest
 
 from tournaments.formats import FORMATS, FormatError
@@ -230,3 +233,10 @@ def test_ledger_never_goes_negative_and_explains(operation, message):
     with pytest.raises(FormatError, match=message):
         operation(ledger)
     assert balances(ledger) == {1: 5}  # append-only: the old ledger is untouched
+
+
+def test_season_and_episode_are_plain_data():
+    season, episode = g.main_match(season_of(5), 1, (1,), (2, 3, 4, 5), CHOSEN)
+    episode = g.name_elimination_candidates(episode, CHOSEN, (4,))
+    data = {"season": asdict(season), "episode": asdict(episode)}
+    assert json.loads(json.dumps(data, default=sorted))["season"]["tokens"] == {"1": 2}

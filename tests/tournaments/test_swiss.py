@@ -10,13 +10,27 @@ from tests.tournaments.swiss_scenarios import (
     play_round,
     swiss_after_round,
 )
-from tournaments.formats import FormatError
+from tournaments.formats import FormatError, swiss
+from tournaments.formats.history import parse_history
 from tournaments.formats.json_api import swiss_json
-from tournaments.formats.swiss import ABSOLUTE, MILD, STRONG, colour_preference
+from tournaments.formats.swiss import (
+    ABSOLUTE,
+    MILD,
+    STRONG,
+    Contender,
+    Tiers,
+    colour_preference,
+    last_floats,
+    pair_penalty,
+)
 
 
 def players(n: int) -> list[dict]:
     return [{"id": i, "rating": 3000 - i} for i in range(1, n + 1)]
+
+
+def game(white: int, black: int, result: str) -> dict:
+    return {"white": white, "black": black, "result": result}
 
 
 def pairs(result: dict) -> list[tuple[int, int]]:
@@ -170,6 +184,7 @@ def test_no_legal_pairing_is_a_readable_error():
         ({"byes": [{"player": 4, "kind": "full"}]}, "bye kind 'full'"),
         ({"byes": [{"player": 4, "points": 2}]}, "bye points"),
         ({"games": [{"white": 1, "black": 2}]}, 'needs "white", "black" and "result"'),
+        ({"games": {"white": 1}}, 'round 1 must be {"games"'),
     ],
 )
 def test_bad_rounds_are_refused_with_a_reason(round_, message):
@@ -183,6 +198,7 @@ def test_bad_rounds_are_refused_with_a_reason(round_, message):
         ({"players": []}, "non-empty list"),
         ({"players": [{"id": 1}, {"id": 1}]}, "listed twice"),
         ({"players": [{"id": 1}, {"id": 2}], "absent": [5]}, "unknown player id 5"),
+        ({"players": [{"id": 1}, {"id": 2}], "absent": 5}, '"absent" must be a list'),
         ({"players": [{"id": 1}, {"id": 2}], "total_rounds": 0}, "all 0 rounds"),
         ({"players": [{"id": "a"}]}, "whole number"),
     ],
@@ -190,3 +206,71 @@ def test_bad_rounds_are_refused_with_a_reason(round_, message):
 def test_bad_states_are_refused_with_a_reason(state, message):
     with pytest.raises(FormatError, match=message):
         swiss_json(state)
+
+
+def test_a_repeated_float_outweighs_the_ideal_order_but_not_colours():
+    # Group {2, 3, 4} (1 point) must send one player down to 5 (0 points). By order the
+    # lowest, 4, floats; but 4 floated down last round, so 3 floating costs less (C.14).
+    def contender(pid, half, level, group_rank, group_size, last_float=None, preference=None):
+        return Contender(
+            id=pid, number=pid, half_points=half, rank=pid - 1, level=level,
+            group_rank=group_rank, group_size=group_size, colours=(), opponents=frozenset(),
+            bye_eligible=True, preference=preference, strength=MILD if preference else 0,
+            last_float=last_float,
+        )  # fmt: skip
+
+    three = contender(3, 2, 0, 1, 3)
+    four = contender(4, 2, 0, 2, 3, last_float="down")
+    five = contender(5, 0, 1, 0, 1)
+    field = [contender(2, 2, 0, 0, 3), three, four, five]
+    tiers = Tiers.for_field(field)
+    assert pair_penalty(three, five, tiers) < pair_penalty(four, five, tiers)
+    white_three = contender(3, 2, 0, 1, 3, preference="W")
+    white_five = contender(5, 0, 1, 0, 1, preference="W")
+    assert pair_penalty(four, white_five, tiers) < pair_penalty(white_three, white_five, tiers)
+
+
+def test_last_round_floats_are_read_from_the_history():
+    state = {
+        "players": players(5),
+        "total_rounds": 3,
+        "rounds": [
+            {
+                "games": [game(1, 2, "1-0"), game(3, 4, "1/2-1/2")],
+                "byes": [{"player": 5, "kind": "pab"}],
+            },
+            {
+                "games": [game(1, 5, "1-0"), game(4, 2, "1-0")],
+                "byes": [{"player": 3, "kind": "half"}],
+            },
+        ],
+    }
+    floats = last_floats(parse_history(state))
+    # Before round 2: 1 and 5 had 1 point (no float), 4 (0.5) met 2 (0): 4 floated down
+    # and 2 up. 3's requested bye is no float; 5's pairing bye was a round earlier.
+    assert floats == {4: "down", 2: "up"}
+    state["rounds"][1]["byes"][0]["kind"] = "pab"
+    assert last_floats(parse_history(state))[3] == "down"  # a pairing bye is a down float
+
+
+def test_a_floater_can_be_priced_against_a_player_it_could_not_meet():
+    # Floating down is priced as a pairing with the next block's top player, who may share
+    # an absolute colour preference with the floater; that must price, not crash.
+    both_black = dict(
+        colours=("W", "W"), opponents=frozenset(), bye_eligible=True, preference="B",
+        strength=ABSOLUTE, last_float=None, group_rank=0, group_size=1,
+    )  # fmt: skip
+    above = Contender(id=1, number=1, half_points=4, rank=0, level=0, **both_black)
+    below = Contender(id=2, number=2, half_points=2, rank=1, level=1, **both_black)
+    tiers = Tiers.for_field([above, below])
+    assert pair_penalty(above, below, tiers) > 0
+
+
+def test_block_by_block_matching_keeps_the_properties(monkeypatch):
+    # Large fields are paired in blocks of score groups over a sparse graph; shrink both
+    # thresholds so 300 players take that path (blocks of ~40, windows of 12 and up).
+    monkeypatch.setattr(swiss, "BLOCK_SIZE", 40)
+    monkeypatch.setattr(swiss, "FULL_GRAPH_LIMIT", 30)
+    state, pairings = swiss_after_round(301, 10, seed=5)
+    assert_swiss_properties(state, group_order_rounds=7)
+    assert all(p["bye"] is not None for p in pairings)

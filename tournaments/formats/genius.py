@@ -9,13 +9,13 @@ wins; the loser is eliminated and their currency settled by the season's rule. W
 players remain, the final is a best of N Death Matches between them.
 
 Every function returns new values and raises ``FormatError`` with a reason a host can show.
+``dataclasses.asdict`` of a ``Season`` or ``Episode`` is plain JSON-able data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import Literal
 
 from tournaments.formats.errors import FormatError
@@ -51,15 +51,16 @@ class SeasonRules:
             raise FormatError(f"the final is best of an odd number, got {self.final_best_of}")
 
 
-def _frozen(mapping: Mapping[int, int]) -> Mapping[int, int]:
-    return MappingProxyType({k: v for k, v in mapping.items() if v})
+def _nonzero(mapping: Mapping[int, int]) -> dict[int, int]:
+    """A fresh dict without zero counts; functions here never mutate a dict they were given."""
+    return {k: v for k, v in mapping.items() if v}
 
 
 @dataclass(frozen=True)
 class Season:
     players: tuple[int, ...]  # still in, in seeding order
     eliminated: tuple[int, ...] = ()  # in order of elimination
-    tokens: Mapping[int, int] = field(default_factory=lambda: _frozen({}))  # ToL held
+    tokens: dict[int, int] = field(default_factory=dict)  # ToL held
 
     @property
     def stage(self) -> Literal["episodes", "final", "finished"]:
@@ -74,8 +75,8 @@ class Episode:
     winners: frozenset[int]
     losers: frozenset[int]
     ecs: tuple[int, ...] = ()
-    dmos: Mapping[int, int] = field(default_factory=lambda: _frozen({}))  # EC -> DMO
-    tokens_to_give: Mapping[int, int] = field(default_factory=lambda: _frozen({}))
+    dmos: dict[int, int] = field(default_factory=dict)  # EC -> DMO
+    tokens_to_give: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -126,8 +127,8 @@ def main_match(
     else:
         for player in won:
             tokens[player] = tokens.get(player, 0) + rules.winner_tokens
-    episode = Episode(number, won, lost, tokens_to_give=_frozen(to_give))
-    return replace(season, tokens=_frozen(tokens)), episode
+    episode = Episode(number, won, lost, tokens_to_give=_nonzero(to_give))
+    return replace(season, tokens=_nonzero(tokens)), episode
 
 
 def name_elimination_candidates(
@@ -173,8 +174,8 @@ def give_token(
     tokens[receiver] = tokens.get(receiver, 0) + 1
     to_give = dict(episode.tokens_to_give)
     to_give[giver] = owed - 1
-    return replace(season, tokens=_frozen(tokens)), replace(
-        episode, tokens_to_give=_frozen(to_give)
+    return replace(season, tokens=_nonzero(tokens)), replace(
+        episode, tokens_to_give=_nonzero(to_give)
     )
 
 
@@ -205,7 +206,7 @@ def choose_opponent(season: Season, episode: Episode, ec: int, dmo: int) -> Epis
         raise FormatError(f"player {dmo} holds a Token of Life and cannot be chosen")
     if dmo in episode.dmos.values():
         raise FormatError(f"player {dmo} is already another candidate's opponent")
-    return replace(episode, dmos=_frozen({**episode.dmos, ec: dmo}))
+    return replace(episode, dmos=_nonzero({**episode.dmos, ec: dmo}))
 
 
 def death_match_result(
@@ -245,7 +246,7 @@ def eliminate(
         currency=rules.currency,
         episode=episode,
     )
-    return Season(remaining, (*season.eliminated, result.loser), _frozen(tokens)), new_ledger
+    return Season(remaining, (*season.eliminated, result.loser), _nonzero(tokens)), new_ledger
 
 
 def final_winner(season: Season, rules: SeasonRules, games: Iterable[int | None]) -> int | None:
@@ -275,4 +276,4 @@ def finish_season(season: Season, rules: SeasonRules, games: Iterable[int | None
     if winner is None:
         raise FormatError(f"nobody has won the best of {rules.final_best_of} final yet")
     (runner_up,) = (p for p in season.players if p != winner)
-    return Season((winner,), (*season.eliminated, runner_up), _frozen({}))
+    return Season((winner,), (*season.eliminated, runner_up), _nonzero({}))

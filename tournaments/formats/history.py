@@ -125,7 +125,11 @@ def _engine_data(number: int, game: dict[str, Any], where: str) -> tuple[dict, d
 
 
 def _round_entries(number: int, raw: Any, known: set[int]) -> dict[int, Entry]:
-    if not isinstance(raw, dict):
+    if (
+        not isinstance(raw, dict)
+        or not isinstance(raw.get("games", []), list)
+        or not isinstance(raw.get("byes", []), list)
+    ):
         raise FormatError(f'round {number} must be {{"games": [...], "byes": [...]}}')
     entries: dict[int, Entry] = {}
 
@@ -189,6 +193,8 @@ def parse_history(state: dict[str, Any]) -> History:
     if total_rounds < len(raw_rounds):
         raise FormatError(f"{len(raw_rounds)} rounds recorded but total_rounds is {total_rounds}")
     absent = state.get("absent", [])
+    if not isinstance(absent, list):
+        raise FormatError('"absent" must be a list of player ids')
     unknown_absent = [a for a in absent if isinstance(a, bool) or a not in known]
     if unknown_absent:
         raise FormatError(f'unknown player id {unknown_absent[0]!r} in "absent"')

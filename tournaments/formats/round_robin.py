@@ -32,11 +32,15 @@ def berger_rounds(n: int) -> list[list[tuple[int, int]]]:
     return table
 
 
-def schedule(n: int, cycles: int = 1) -> list[list[tuple[int, int | None]]]:
-    """Pairings of ``n`` players over ``cycles`` cycles; ``(p, None)`` is p's bye."""
+def check_players(n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < 2:
         raise FormatError(f"a round robin needs at least 2 players, got {n!r}")
-    if cycles not in (1, 2):
+
+
+def schedule(n: int, cycles: int = 1) -> list[list[tuple[int, int | None]]]:
+    """Pairings of ``n`` players over ``cycles`` cycles; ``(p, None)`` is p's bye."""
+    check_players(n)
+    if isinstance(cycles, bool) or cycles not in (1, 2):
         raise FormatError(f"cycles must be 1 (single) or 2 (double round robin), got {cycles!r}")
     size = n + n % 2
     table = [
@@ -50,7 +54,7 @@ def schedule(n: int, cycles: int = 1) -> list[list[tuple[int, int | None]]]:
 
 def snake_groups(n: int, groups: int) -> list[list[int]]:
     """Seeds dealt into groups in snake order (1..g, g..1, ...) so groups are balanced."""
-    if groups < 1 or groups * 2 > n:
+    if groups * 2 > n:
         raise FormatError(f"{groups} groups need at least {2 * groups} players, got {n}")
     dealt: list[list[int]] = [[] for _ in range(groups)]
     for index, seed in enumerate(range(1, n + 1)):
@@ -83,6 +87,9 @@ def group_bracket(name: str, prefix: str, seeds: list[int], cycles: int) -> Brac
 
 def generate(n: int, *, cycles: int = 1, groups: int = 1) -> list[Bracket]:
     """One ``main`` bracket, or groups ``A``, ``B``, ... with match ids ``A1.1``, ``B1.1``."""
+    check_players(n)
+    if isinstance(groups, bool) or not isinstance(groups, int) or not 1 <= groups <= 26:
+        raise FormatError(f"groups must be a whole number from 1 to 26, got {groups!r}")
     if groups == 1:
         return [group_bracket("main", "R", list(range(1, n + 1)), cycles)]
     return [

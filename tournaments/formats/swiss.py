@@ -10,9 +10,10 @@ and a maximum-weight perfect matching (rustworkx's compiled blossom) picks the p
 - the rest is a penalty per edge, packed into tiers so that a worse tier always outweighs any
   sum of better ones: the bye goes to the lowest score possible; then score differences,
   squared and weighted toward the top groups (few, small floats, top groups first); then
-  colour preferences a pairing cannot grant (strong ones cost more than mild); then the
-  distance from the Dutch ideal order (S1[i] meets S2[i] inside a score group, the lowest
-  player floats down and meets the top of the next group); then the bye to the lowest ranked.
+  colour preferences a pairing cannot grant (strong ones cost more than mild); then floats
+  in the same direction as in the previous round (C.14-C.15); then the distance from the
+  Dutch ideal order (S1[i] meets S2[i] inside a score group, the lowest player floats down
+  and meets the top of the next group); then the bye to the lowest ranked.
 
 Fields up to 400 players use every legal edge; larger ones a sparse candidate graph
 (score-order neighbours plus a window around each player's ideal opponent), widened until a
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Literal
 
 import rustworkx
 
@@ -36,10 +38,13 @@ KEY = "swiss"
 LABEL = "Swiss (Dutch system)"
 INITIAL_COLOUR: Colour = "W"
 MILD, STRONG, ABSOLUTE = 1, 2, 3
+Float = Literal["down", "up"]
 FULL_GRAPH_LIMIT = 400
 CANDIDATE_WINDOW = 12
 BLOCK_SIZE = 1000
-UNGRANTED_COLOUR_COST = {0: 0, MILD: 1, STRONG: 3}
+# Two absolute preferences for one colour never meet; the entry prices the hypothetical pair
+# a floater is compared with (``below`` in ``match_block``).
+UNGRANTED_COLOUR_COST = {0: 0, MILD: 1, STRONG: 3, ABSOLUTE: 3}
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,7 @@ class Contender:
     bye_eligible: bool
     preference: Colour | None
     strength: int  # 0 none, MILD, STRONG, ABSOLUTE
+    last_float: Float | None  # how the player floated in the previous round
 
 
 def other(colour: Colour) -> Colour:
@@ -90,8 +96,26 @@ def colour_preference(colours: tuple[Colour, ...]) -> tuple[Colour | None, int]:
     return other(colours[-1]), MILD
 
 
+def last_floats(history: History) -> dict[int, Float]:
+    """Who floated down or up in the previous round (a pairing-allocated bye is a down float)."""
+    if not history.rounds_played:
+        return {}
+    before = {
+        pid: history.score(pid) - entries[-1].points for pid, entries in history.entries.items()
+    }
+    floats: dict[int, Float] = {}
+    for pid, entries in history.entries.items():
+        last = entries[-1]
+        if last.kind == "pab":
+            floats[pid] = "down"
+        elif last.opponent is not None and before[pid] != before[last.opponent]:
+            floats[pid] = "down" if before[pid] > before[last.opponent] else "up"
+    return floats
+
+
 def contenders(history: History) -> list[Contender]:
     """Players present this round, in pairing order (score, then pairing number)."""
+    floats = last_floats(history)
     present = [p for p in history.players if p.id not in history.absent]
     scored = sorted(
         ((round(2 * history.score(p.id)), p) for p in present),
@@ -120,6 +144,7 @@ def contenders(history: History) -> list[Contender]:
                 bye_eligible=not any(e.kind in ("pab", "forfeit_win") for e in entries),
                 preference=preference,
                 strength=strength,
+                last_float=floats.get(player.id),
             )
         )
         seen_in_group[half] += 1
@@ -140,6 +165,7 @@ class Tiers:
     bye_score: int
     score: int
     colour: int
+    floats: int
     order: int
     base: int
     field_size: int
@@ -152,10 +178,12 @@ class Tiers:
         spread = players[0].half_points - players[-1].half_points if players else 0
         levels = players[-1].level + 1 if players else 1
         order = n + 1  # below: the bye recipient's rank, at most n - 1
-        colour = order * (2 * n * pairs + 1)  # below: order penalties, at most 2n per pair
-        score = colour * (UNGRANTED_COLOUR_COST[STRONG] * pairs + 1)
+        floats = order * (2 * n * pairs + 1)  # below: order penalties, at most 2n per pair
+        colour = floats * (2 * pairs + 1)  # below: repeated floats, at most 2 per pair
+        score = colour * (max(UNGRANTED_COLOUR_COST.values()) * pairs + 1)
         bye_score = score * (spread * spread * levels * pairs + 1)
-        return cls(bye_score, score, colour, order, bye_score * (spread + 1), n, levels)
+        base = bye_score * (spread + 1)
+        return cls(bye_score, score, colour, floats, order, base, n, levels)
 
 
 def pair_penalty(a: Contender, b: Contender, tiers: Tiers) -> int:
@@ -168,11 +196,15 @@ def pair_penalty(a: Contender, b: Contender, tiers: Tiers) -> int:
         colour = UNGRANTED_COLOUR_COST[min(a.strength, b.strength)]
     else:
         colour = 0
+    # Dutch C.14-C.15: nobody floats the same way as in the previous round if avoidable.
+    repeated = (a.last_float == "down") + (b.last_float == "up") if gap else 0
     if a.level == b.level:
         order = abs(b.group_rank - a.group_rank - a.group_size // 2)
     else:
         order = (a.group_size - 1 - a.group_rank) + b.group_rank
-    return score * tiers.score + colour * tiers.colour + order * tiers.order
+    return (
+        score * tiers.score + colour * tiers.colour + repeated * tiers.floats + order * tiers.order
+    )
 
 
 def bye_penalty(player: Contender, lowest_half_points: int, tiers: Tiers) -> int:
