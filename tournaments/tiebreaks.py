@@ -220,7 +220,10 @@ TIEBREAKS: dict[str, Tiebreak] = _register(
     Tiebreak("koya", "Koya", per_player(koya)),
     Tiebreak("progressive", "Progressive score", per_player(progressive)),
     Tiebreak("game_score", "Game score (in-game points)", per_player(game_score)),
-    Tiebreak("power_cards_played", "Power cards played", per_player(metric("power_cards_played"))),
+    # Drafting Trios reports the power cards each seat activated (cost cards do not count).
+    Tiebreak(
+        "power_cards_played", "Power cards played", per_player(metric("power_cards_activated"))
+    ),
     Tiebreak("dmo_wins_tie", "Death Match: the DMO wins a tie", per_player(dmo_wins_tie)),
 )
 METRIC_PREFIX = "metric:"

@@ -174,7 +174,7 @@ def test_game_score_and_engine_metrics():
                     {
                         **game(3, 4, "1/2-1/2"),
                         "scores": [30, 30],
-                        "metrics": {"power_cards_played": [1, 4]},
+                        "metrics": {"power_cards_activated": [1, 4]},
                     },
                 ]
             }
@@ -183,7 +183,7 @@ def test_game_score_and_engine_metrics():
     standings = standings_json(state, ["game_score", "power_cards_played"])["standings"]
     assert [r["id"] for r in standings] == [4, 3, 1, 2]
     assert standings[0]["tiebreaks"] == {"game_score": 30.0, "power_cards_played": 4.0}
-    generic = standings_json(state, ["metric:power_cards_played"])["standings"]
+    generic = standings_json(state, ["metric:power_cards_activated"])["standings"]
     assert generic[0]["id"] == 4
 
 
