@@ -131,6 +131,8 @@ def drop_refusal(
     if refusal:
         return refusal
     if drop_permit(catalogue, state, seat, card, colour) is None:
+        if not state["extras"]:
+            return "you have made your move this turn; your partner makes the other"
         return "your moves left this turn are extra moves this card does not fit"
     return None
 
