@@ -1,4 +1,6 @@
-"""Computer players: a greedy one that takes the most points now, and a random one."""
+"""Computer players: a greedy one that takes the most points now, and a random one.
+
+Each takes the engine first; the engine binds itself in, giving ``Bot`` callables."""
 
 from __future__ import annotations
 
@@ -13,20 +15,15 @@ State = dict[str, Any]
 SPIN_WHEN_OPPONENT_HOLDS = 3  # slots held by the opponent that make the greedy bot spin
 
 
-def random_play(state: State, seat: int, rng: Rng) -> Action:
+def random_play(engine: Any, state: State, seat: int, rng: Rng) -> Action:
     """Any legal action but a retract, uniformly."""
-    from games.engines.dropmix.engine import ENGINE
-
-    actions = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "retract"]
-    return rng.choice(actions)
+    return rng.choice(_moves(engine, state, seat))
 
 
-def greedy(state: State, seat: int, rng: Rng) -> Action:
+def greedy(engine: Any, state: State, seat: int, rng: Rng) -> Action:
     """The move that gains the side most points at once; a spin when the opponent holds many
     slots; the highest card when choosing."""
-    from games.engines.dropmix.engine import ENGINE
-
-    actions = [a for a in ENGINE.legal_actions(state, seat) if a["type"] != "retract"]
+    actions = _moves(engine, state, seat)
     choices = [a for a in actions if a["type"] == "choose"]
     if choices:
         return choices[-1]
@@ -40,7 +37,7 @@ def greedy(state: State, seat: int, rng: Rng) -> Action:
         return spin if spin in actions else actions[0]
     # Try each drop on a copy with its own randomness, so the real game's draws are untouched.
     seed = rng.randrange(2**32)
-    return max(drops, key=lambda action: _gain(ENGINE, state, seat, action, seed))
+    return max(drops, key=lambda action: _gain(engine, state, seat, action, seed))
 
 
 def _gain(engine: Any, state: State, seat: int, action: Action, seed: int) -> int:
@@ -50,3 +47,10 @@ def _gain(engine: Any, state: State, seat: int, action: Action, seed: int) -> in
     return (trial["scores"][side] - state["scores"][side]) - (
         trial["scores"][1 - side] - state["scores"][1 - side]
     )
+
+
+def _moves(engine: Any, state: State, seat: int) -> list[Action]:
+    """Legal actions, leaving out retracts unless nothing else is legal (a bot asked while
+    its own last move waits for its window)."""
+    actions = engine.legal_actions(state, seat)
+    return [a for a in actions if a["type"] != "retract"] or actions

@@ -7,12 +7,14 @@ The rules live in the modules this one calls: ``board`` (slots and legality), ``
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from games.engines.base import (
     TIMEOUT,
     WINDOW_CLOSED,
     Action,
+    Bot,
     ConfigError,
     Decision,
     Event,
@@ -63,7 +65,12 @@ class DropMixClash:
         "increment": 0,
         "policy": "forfeit_turn",
     }
-    bots = {"greedy": bots.greedy, "random": bots.random_play}
+
+    def __init__(self) -> None:
+        self.bots: dict[str, Bot] = {
+            "greedy": partial(bots.greedy, self),
+            "random": partial(bots.random_play, self),
+        }
 
     def validate_config(self, config: dict[str, Any], seats: int) -> dict[str, Any]:
         if seats not in FORMATS:
