@@ -138,6 +138,36 @@ def placement_refusal(
     return None
 
 
+def placements(
+    catalogue: Catalogue, state: State, card_ids: list[str]
+) -> list[tuple[Card, int, str | None]]:
+    """Every (card, slot, colour) that ``placement_refusal`` allows for these cards, worked
+    out with the mix read once (this is the hot path of ``legal_actions``)."""
+    in_play = set()
+    top_levels = []
+    for stack in state["stacks"]:
+        if stack:
+            in_play.add(stack[-1][0])
+            top_levels.append(catalogue.cards[stack[-1][0]].level)
+        else:
+            top_levels.append(0)
+    block_rules = [rule for _fx, rule in blocks(catalogue, state)]
+    songs = in_play_songs(catalogue, state) if block_rules else []
+    found = []
+    for card_id in sorted(set(card_ids)):
+        if card_id in in_play:
+            continue
+        card = catalogue.cards[card_id]
+        for slot, accepts in enumerate(state["accepts"]):
+            if top_levels[slot] > card.level:
+                continue
+            for colour in colour_options(card, accepts):
+                if any(matches(catalogue, rule, card, colour, songs) for rule in block_rules):
+                    continue
+                found.append((card, slot, colour))
+    return found
+
+
 def _level_on(catalogue: Catalogue, stack: list[Entry]) -> int:
     return catalogue.cards[stack[-1][0]].level
 

@@ -247,19 +247,16 @@ class DropMixClash:
 
 
 def _drops(catalogue: Catalogue, state: State, seat: int) -> list[Action]:
+    # without extras, a seat that may move at all may make a base move with any card
+    fitted = bool(state["extras"])
     actions = []
-    for card_id in sorted(set(state["hands"][seat])):
-        card = catalogue.cards[card_id]
-        for index, accepts in enumerate(state["accepts"]):
-            for colour in board.colour_options(card, accepts):
-                if board.placement_refusal(catalogue, state, card, index, colour) is not None:
-                    continue
-                if turns.drop_permit(catalogue, state, seat, card, colour) is None:
-                    continue
-                action = {"type": "drop", "card": card_id, "slot": index + 1}
-                if card.kind == "wild" and len(accepts) > 1:
-                    action["colour"] = colour
-                actions.append(action)
+    for card, slot, colour in board.placements(catalogue, state, state["hands"][seat]):
+        if fitted and turns.drop_permit(catalogue, state, seat, card, colour) is None:
+            continue
+        action = {"type": "drop", "card": card.id, "slot": slot + 1}
+        if card.kind == "wild" and len(state["accepts"][slot]) > 1:
+            action["colour"] = colour
+        actions.append(action)
     return actions
 
 

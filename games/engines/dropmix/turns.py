@@ -334,15 +334,10 @@ _UNDONE = (
 
 def _has_extra_drop(state: State, seat: int) -> bool:
     catalogue = catalogue_of(state)
-    for card_id in set(state["hands"][seat]):
-        card = catalogue.cards[card_id]
-        for slot, accepts in enumerate(state["accepts"]):
-            for colour in board.colour_options(card, accepts):
-                if board.placement_refusal(catalogue, state, card, slot, colour) is None and (
-                    drop_permit(catalogue, state, seat, card, colour) is not None
-                ):
-                    return True
-    return False
+    return any(
+        drop_permit(catalogue, state, seat, card, colour) is not None
+        for card, _slot, colour in board.placements(catalogue, state, state["hands"][seat])
+    )
 
 
 def _snapshot(state: State, hand_index: int | None) -> dict[str, Any]:
