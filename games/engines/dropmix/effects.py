@@ -61,7 +61,8 @@ def needs_randomness(effects: list[dict[str, Any]]) -> bool:
 
 
 def _extra_move(catalogue, state, effect, drop, rng) -> None:
-    state["extras"].append(["drop", effect.get("filter")])
+    rule = effect.get("filter")
+    state["extras"].append(["drop", dict(rule) if rule else None])
 
 
 def _extra_spin(catalogue, state, effect, drop, rng) -> None:

@@ -1,10 +1,13 @@
 """One known-value scenario (at least) per FX effect form, using the FX lab of the shipped
 catalogue; each FX drop scores its own +1 as well."""
 
+import json
+
 import pytest
 
 from games.engines.base import IllegalAction
 from games.engines.dropmix import ENGINE
+from games.engines.dropmix.catalogue import DEFAULT_PATH
 from tests.games.engines.dropmix.scenario import ScriptedRng, act, close, drop, game
 
 OWN_RED_AND_BLUE = {2: [("candy-r2", 0, "red")], 4: [("candy-b2", 0, "blue")]}
@@ -238,3 +241,26 @@ def test_the_spin_window_result_happens_after_an_extra_spin():
     act(state, 0, type="spin")
     close(state, "spin", ScriptedRng(0))
     assert state["stacks"][3] == [] and state["active"] == 1
+
+
+def test_draw_choose_for_both_lets_each_opponent_choose_in_turn():
+    fx = {
+        "id": "fx-both-choose",
+        "kind": "fx",
+        "playlist": "fxlab",
+        "name": "Swap Meet",
+        "level": 1,
+        "effects": [{"form": "draw", "who": "both", "count": 1, "mode": "choose"}],
+    }
+    catalogue = json.loads(DEFAULT_PATH.read_text())
+    catalogue["cards"].append(fx)
+    state = game(
+        hands={0: ["fx-both-choose"], 1: []},
+        decks={0: ["candy-y3"], 1: ["steel-g3", "steel-y3"]},
+        catalogue=catalogue,
+    )
+    drop(state, 0, "fx-both-choose", 3, ScriptedRng())
+    act(state, 0, ScriptedRng(), type="choose", card="candy-y3")
+    assert ENGINE.to_act(state) == [1] and ENGINE.decision(state, 1) is not None
+    act(state, None, ScriptedRng(), type="timeout", seats=[1])  # takes the top card
+    assert state["hands"][1] == ["steel-y3"] and state["active"] == 0

@@ -1,6 +1,8 @@
 """Known-value scenarios for the rules of a turn: drops, scoring, moves, the Equalizer,
 retracts, end-of-turn draws, the reshuffle, winning and timeouts."""
 
+import random
+
 import pytest
 
 from games.engines.base import IllegalAction, StepRng, seed_bytes
@@ -409,3 +411,48 @@ def test_system_actions_come_only_from_the_host():
     state = game()
     assert "comes from the host" in refused(state, 0, type="window_closed", name="retract")
     assert "no such window" in refused(state, None, type="window_closed", name="retract")
+
+
+def test_a_retracted_last_move_made_again_is_final_and_ends_the_turn():
+    state = game(hands={0: ["candy-r1a", "candy-b1a", "candy-g2"]})
+    drop(state, 0, "candy-r1a", 2)
+    drop(state, 0, "candy-b1a", 4)
+    act(state, 0, type="retract")
+    drop(state, 0, "candy-g2", 5, ScriptedRng())
+    assert state["active"] == 1 and not ENGINE.windows(state)
+
+
+def test_listed_drops_are_exactly_the_placements_the_rules_allow():
+    rng = random.Random(3)
+    for number in range(40):
+        state = ENGINE.setup(ENGINE.validate_config({}, 2), 2, StepRng(seed_bytes(number), 0))
+        for _ in range(rng.randrange(60)):
+            acting = ENGINE.to_act(state)
+            if ENGINE.outcome(state):
+                break
+            if acting:
+                seat = acting[0]
+                actions = ENGINE.legal_actions(state, seat)
+                ENGINE.apply(state, seat, rng.choice(actions), rng)
+            else:
+                name = ENGINE.windows(state)[0].name
+                ENGINE.apply(state, None, {"type": "window_closed", "name": name}, rng)
+        for seat in (0, 1):
+            listed = {
+                (a["card"], a["slot"], a.get("colour"))
+                for a in ENGINE.legal_actions(state, seat)
+                if a["type"] == "drop"
+            }
+            for card in set(state["hands"][seat]):
+                for slot in range(1, 6):
+                    for colour in (None, "yellow", "red", "blue", "green"):
+                        action = {"type": "drop", "card": card, "slot": slot}
+                        if colour:
+                            action["colour"] = colour
+                        try:
+                            ENGINE.validate(state, seat, action)
+                        except IllegalAction:
+                            assert (card, slot, colour) not in listed
+                        else:
+                            allowed = (card, slot, colour) in listed or (card, slot, None) in listed
+                            assert allowed, action
