@@ -23,6 +23,17 @@ weights ({"1": 4, "2": 4, "3": 3, "X": 1}), ``retract_seconds`` (3), ``spin_retr
 (2), ``turn_seconds`` (null, 15, 30 or 60), ``decks`` (one list of card ids or null per
 seat; null gets the seat distinct starter playlists: two for a single player, one for a team
 member), ``catalogue`` (an imported catalogue; default: ``data/default_catalogue.json``).
+
+Where each rule lives, top-down: ``catalogue`` (card schema, shipped data) and ``grammar``
+(FX effect forms), ``decks`` (deck limits, hand sizes, draws), ``board`` (slots, control,
+drop legality), ``turns`` (moves, pending moves and retracts, Equalizer, end of turn),
+``effects`` (FX interpretation), ``scoring`` (gains before losses, the target, floor 0),
+``cards`` (drawing and reshuffling), ``views`` (what each seat sees), ``bots``.
+
+Two choices go beyond the rules file, both to keep play finite and results honest: a move made
+in place of a retracted one is final at once (so a turn cannot cycle drop, retract, drop...
+forever), and an FX that clears a random card is final at once, like one that draws, because
+random results are drawn only for final moves.
 """
 
 from games.engines.dropmix.engine import DropMixClash

@@ -1,10 +1,20 @@
 """FX cards interpreted from their data: one function per effect form of the grammar.
 
-``resolve`` runs an FX card's effects when it is dropped and its conditions hold. Effects
-record points in the move's ``Tally`` (settled by ``scoring.settle`` so the acting side's
-gains land before any loss), add move permits, clear slots, or draw cards. Drawing and
-random clearing make the move final at once: drawing reveals cards, and random results are
-only drawn for final moves.
+``resolve`` runs an FX card's effects when it is dropped and its conditions hold (each
+condition needs one of the side's cards in play to match it). Effects record points in the
+move's ``Tally`` (settled by ``scoring.settle`` so the acting side's gains land before any
+loss), add move permits, clear slots, or draw cards. Drawing and random clearing make the
+move final at once: drawing reveals cards, and random results are only drawn for final moves.
+
+Readings the rules leave open, fixed here:
+- "Your cards" are the cards in play of the dropper's side (a team shares them). FX cards in
+  play have no colour, instrument or song and match no filter.
+- ``score_song_pairs`` counts disjoint pairs: three cards of one song make one pair.
+- ``draw(who=both)`` draws for the dropper and every opponent, dropper first; FX draws are
+  not capped by the hand limit (only the end-of-turn draw is).
+- ``clear`` never clears the FX's own slot; it costs points only with ``costs_points``.
+- ``block`` lasts while the FX is on top of its slot, whatever its conditions; the other
+  effects happen once, on the drop.
 """
 
 from __future__ import annotations

@@ -3,10 +3,12 @@ problem named by card id and field."""
 
 import copy
 import json
+import random
 from collections import Counter
 
 import pytest
 
+from games.engines import conformance
 from games.engines.base import ConfigError
 from games.engines.dropmix import ENGINE
 from games.engines.dropmix.catalogue import (
@@ -165,8 +167,8 @@ def test_organisers_import_a_catalogue_through_the_config(data):
         if c["kind"] == "part":
             c["instrument"] = "theremin"
     config = ENGINE.validate_config({"catalogue": data}, 2)
-    state = ENGINE.setup(config, 2, __import__("random").Random(1))
-    assert state["catalogue_id"] and state["catalogue"] is data
+    state = ENGINE.setup(config, 2, random.Random(1))
+    assert state["catalogue_id"] and state["catalogue"] == data
     card(data, "candy-y2")["level"] = 9
     with pytest.raises(ConfigError, match="candy-y2: level must be 1, 2 or 3"):
         ENGINE.validate_config({"catalogue": data}, 2)
@@ -177,3 +179,13 @@ def test_an_imported_catalogue_with_too_few_starters_needs_decks(data):
         playlist["starter"] = playlist["id"] == "candy"
     with pytest.raises(ConfigError, match="need 4 starter playlists"):
         ENGINE.validate_config({"catalogue": data}, 2)
+
+
+def test_games_play_through_with_an_imported_catalogue(data):
+    for c in data["cards"]:
+        if c["kind"] == "part":
+            c["instrument"] = "theremin"
+    report = conformance.simulate(
+        ENGINE, games=5, seed="import", seats=3, config={"catalogue": data}, timeout_rate=0.02
+    )
+    assert report.failures == [] and report.games == 5
