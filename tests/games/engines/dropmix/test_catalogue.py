@@ -186,6 +186,6 @@ def test_games_play_through_with_an_imported_catalogue(data):
         if c["kind"] == "part":
             c["instrument"] = "theremin"
     report = conformance.simulate(
-        ENGINE, games=5, seed="import", seats=3, config={"catalogue": data}, timeout_rate=0.02
+        ENGINE, games=2, seed="import", seats=3, config={"catalogue": data}, timeout_rate=0.02
     )
-    assert report.failures == [] and report.games == 5
+    assert report.failures == [] and report.games == 2
