@@ -214,6 +214,8 @@ def _check_power(state: State, seat: int, action: Action) -> Action:
         raise IllegalAction(f"{power!r} is not a power card")
     _fields(action, "card", "cost", *TARGET_KEYS.get(power, ()))
     _check_hand(state, seat)
+    if not may_activate(state, seat, power):
+        raise IllegalAction(f"{power} can be activated once per player, and you already did")
     cost = _cards(action, "cost", 2)
     if without(state["hands"][seat], [power, *cost]) is None:
         raise IllegalAction("you do not hold that power card and those two cost cards")
@@ -221,8 +223,6 @@ def _check_power(state: State, seat: int, action: Action) -> Action:
     if paid not in COST[power]:
         allowed = ", ".join(str(value) for value in sorted(COST[power]))
         raise IllegalAction(f"the cost cards add up to {paid}; {power} costs {allowed}")
-    if not may_activate(state, seat, power):
-        raise IllegalAction(f"{power} can be activated once per player, and you already did")
     chosen = {key: action.get(key) for key in TARGET_KEYS.get(power, ())}
     if chosen not in targets(state, seat, power):
         raise IllegalAction(_TARGET_REFUSALS[power])
