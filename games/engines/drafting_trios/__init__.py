@@ -36,7 +36,13 @@ Resolutions beyond the rules file (documented here, flagged where a host may dif
   "end_game" to make that round the last).
 - Re-activating Heart of the Cards or Burn while one is in force restarts its two rounds;
   a named card is applied once per round (a Mulligan's redraw does not repeat it).
-- An Earthquake whose re-choice finds no category open for both does nothing.
+- An Earthquake whose re-choice finds no category open for both does nothing; two
+  Earthquakes on the same category destroy it once (the second was not "filled by the
+  opponent", so it is not chosen again).
+- "If no pile can be formed": when either player draws no card at all for their pile, the
+  current round is the last one.
+- A trio's three cards stay on the scoresheet; every other card played or discarded goes to
+  its player's discard pile.
 """
 
 from games.engines.drafting_trios.engine import DraftingTrios

@@ -45,11 +45,12 @@ def _draft_actions(state: State, seat: int) -> list[Action]:
     if len(pile) == 1:
         return [{"type": "draft", "pick": pile[0], "discard": None}]
     distinct = sorted(set(pile))
+    doubled = set() if len(distinct) == len(pile) else {c for c in distinct if pile.count(c) > 1}
     actions: list[Action] = [
         {"type": "draft", "pick": pick, "discard": discard}
         for pick in distinct
         for discard in distinct
-        if pick != discard or pile.count(pick) > 1
+        if pick != discard or pick in doubled
     ]
     if may_mulligan(state, seat):
         actions.append({"type": "mulligan"})
@@ -71,11 +72,11 @@ def _play_actions(state: State, seat: int) -> list[Action]:
     triples = sorted(set(combinations(hand, TRIO_SIZE)))
     trio_ok = state["config"]["power_cards_in_trios"]
     open_ids = open_categories(state, seat)
-    actions: list[Action] = []
-    for triple in triples:
-        if trio_ok or POWER_SET.isdisjoint(triple):
-            cards = list(triple)
-            actions.extend({"type": "trio", "category": c, "cards": cards} for c in open_ids)
+    actions: list[Action] = [
+        {"type": "trio", "category": category, "cards": cards}
+        for cards in [list(t) for t in triples if trio_ok or POWER_SET.isdisjoint(t)]
+        for category in open_ids
+    ]
     for power in sorted(POWER_SET.intersection(hand)):
         if not may_activate(state, seat, power):
             continue

@@ -89,13 +89,13 @@ def previews(state: State, seat: int) -> dict[str, int]:
 
 
 def resample_hidden(state: State, viewer: int | None, rng: Rng) -> State:
-    """A copy where every deck is reshuffled and, for each seat but ``viewer``, the hand,
-    pile, deck and discard pile are redealt from their pooled cards with the same sizes; its
-    picks, draft discards, named card and pending choice are replaced by random ones."""
+    """A copy where ``viewer``'s deck is reshuffled and, for every other seat, the hand, pile,
+    deck and discard pile are redealt from their pooled cards with the same sizes; its picks,
+    draft discards, named card and pending choice are replaced by random ones."""
     copied = json.loads(json.dumps(state))  # the state is JSON; far cheaper than deepcopy
     for seat in SEATS:
-        rng.shuffle(copied["decks"][seat])
         if seat == viewer:
+            rng.shuffle(copied["decks"][seat])
             continue
         zones = [copied[key][seat] for key in ("hands", "piles", "decks", "discard_piles")]
         pool = [card for zone in zones for card in zone]
