@@ -2,8 +2,9 @@
 
 Run from the repository root: ``python benchmarks/drafting_trios.py [games]``. Plays uniformly
 random legal games through the shared harness without invariant checks (the same games the
-conformance test checks), on one core, and prints the figures and one JSON line. Wall-clock rates are the headline; the
-rate per CPU second is printed too, since other processes on a busy machine slow the wall clock.
+conformance test checks), on one core, and prints the figures and one JSON line. Wall-clock
+rates are the headline; the rate per CPU second is printed too, since other processes on a
+busy machine slow the wall clock.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from typing import Any
 
 from games.engines.base import (
     TIMEOUT,
+    WINDOW_CLOSED,
     Action,
     Decision,
     Event,
@@ -52,18 +53,14 @@ class DraftingTrios:
         return actions.legal_actions(state, seat)
 
     def validate(self, state: State, seat: int | None, action: Action) -> None:
-        if isinstance(action, dict) and action.get("type") == TIMEOUT:
-            self._check_timeout(state, seat, action)
-        else:
-            actions.check(state, seat, action)
+        self._checked(state, seat, action)
 
     def apply(self, state: State, seat: int | None, action: Action, rng: Rng) -> list[Event]:
-        if isinstance(action, dict) and action.get("type") == TIMEOUT:
-            self._check_timeout(state, seat, action)
+        checked = self._checked(state, seat, action)
+        if checked["type"] == TIMEOUT:
             events: list[Event] = []
-            ending.time_out(state, action["seats"], events)
+            ending.time_out(state, checked["seats"], events)
             return events
-        checked = actions.check(state, seat, action)
         return rounds.submit(state, seat, checked, rng)
 
     def view(self, state: State, seat: int | None) -> View:
@@ -80,6 +77,15 @@ class DraftingTrios:
 
     def resample_hidden(self, state: State, viewer: int | None, rng: Rng) -> State:
         return views.resample_hidden(state, viewer, rng)
+
+    def _checked(self, state: State, seat: int | None, action: Action) -> Action:
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind == WINDOW_CLOSED:
+            raise IllegalAction("Drafting Trios has no timed windows")
+        if kind == TIMEOUT:
+            self._check_timeout(state, seat, action)
+            return action
+        return actions.check(state, seat, action)
 
     def _check_timeout(self, state: State, seat: int | None, action: Action) -> None:
         if seat is not None:

@@ -105,3 +105,13 @@ def test_outcome_is_none_while_the_game_goes_on_and_json_at_the_end():
     data = ENGINE.outcome(state).to_json()
     assert data["scores"] == {"0": 21, "1": 5}
     assert data["metrics"]["dmo"] == {"0": False, "1": True}
+
+
+def test_system_actions_other_than_a_timeout_are_refused():
+    state = new_game()
+    with pytest.raises(IllegalAction, match="no timed windows"):
+        ENGINE.apply(state, None, {"type": "window_closed", "name": "x"}, rng())
+    with pytest.raises(IllegalAction, match="names the seats"):
+        ENGINE.apply(state, None, {"type": "timeout", "seats": []}, rng())
+    with pytest.raises(IllegalAction, match="an object with a type"):
+        ENGINE.validate(state, 0, ["draft"])
