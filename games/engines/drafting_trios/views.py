@@ -20,6 +20,7 @@ from games.engines.drafting_trios.table import OVER, PHASE_OF_STAGE, SEATS, open
 
 
 def view(state: State, seat: int | None) -> View:
+    """A fresh dict sharing no mutable part with the state (the host may annotate it)."""
     over = state["stage"] == OVER
     public: View = {
         "round": state["round"],
@@ -28,11 +29,11 @@ def view(state: State, seat: int | None) -> View:
         "step": state["step"],
         "to_act": list(state["waiting"]),
         "chosen": {str(s): s in state["order"] for s in SEATS},
-        "roles": state["config"]["roles"],
+        "roles": dict(state["config"]["roles"]),
         "flags": {key: value for key, value in state["config"].items() if key != "roles"},
-        "revealed": state["revealed"],
+        "revealed": json.loads(json.dumps(state["revealed"])),
         "seats": {str(s): _public_seat(state, s, over) for s in SEATS},
-        "result": state["result"],
+        "result": dict(state["result"]) if state["result"] else None,
     }
     if seat is None:
         return public
@@ -44,7 +45,7 @@ def view(state: State, seat: int | None) -> View:
     public["discard_pile"] = sorted(state["discard_piles"][seat])
     public["named_card"] = state["named"][seat]
     public["named_card_found"] = state["heart_found"][seat]
-    public["my_choice"] = state["pending"][seat]
+    public["my_choice"] = json.loads(json.dumps(state["pending"][seat]))
     if state["config"]["assist_previews"]:
         public["previews"] = previews(state, seat)
     return public
@@ -52,11 +53,14 @@ def view(state: State, seat: int | None) -> View:
 
 def _public_seat(state: State, seat: int, over: bool) -> dict[str, Any]:
     return {
-        "categories": state["categories"][seat],
+        "categories": {
+            name: {**entry, "trio": entry["trio"] and list(entry["trio"])}
+            for name, entry in state["categories"][seat].items()
+        },
         "total": total(state, seat, final=over),
         "extra_points": state["extra_points"][seat],
         "power_cards_activated": state["activated"][seat],
-        "once_used": state["used"][seat],
+        "once_used": list(state["used"][seat]),
         "mulligan_charges": state["mulligans"][seat],
         "heart_rounds": state["heart_rounds"][seat],
         "burn_rounds": state["burn_rounds"][seat],

@@ -1,5 +1,7 @@
 """What each seat sees: own cards private, the table public, pending choices never shown."""
 
+import json
+
 from games.engines.drafting_trios import ENGINE
 
 from .scenarios import at_draft, at_play, both, new_game, rng
@@ -57,3 +59,19 @@ def test_a_redeal_of_hidden_cards_changes_them_but_not_the_view():
     assert copy["piles"][0] == state["piles"][0]
     assert copy["piles"][1] != state["piles"][1] or copy["decks"][1] != state["decks"][1]
     assert ENGINE.view(copy, 0) == ENGINE.view(state, 0)
+
+
+def test_a_view_shares_nothing_mutable_with_the_state():
+    state = at_play([["R6", "G6", "B6", "R1", "R2"], ["G1", "G2", "G3", "G4", "G5"]])
+    both(
+        state,
+        {"type": "trio", "category": "high_cards", "cards": ["B6", "G6", "R6"]},
+        {"type": "discard", "cards": ["G1", "G2", "G3"]},
+    )
+    before = json.dumps(state, sort_keys=True)
+    view = ENGINE.view(state, 0)
+    view["seats"]["0"]["categories"]["high_cards"]["trio"].append("Y1")
+    view["revealed"][0]["cards"].clear()
+    view["hand"].clear()
+    view["roles"]["0"] = "DMO"
+    assert json.dumps(state, sort_keys=True) == before
