@@ -15,16 +15,23 @@ RULE_ENDINGS = {"categories_closed", "no_pile"}
 
 
 @pytest.mark.parametrize(
-    ("config", "games"),
-    [({}, 120), (FLAGGED, 50), ({"roles": {"0": "DMO", "1": "EC"}}, 30)],
-    ids=["defaults", "flags", "swapped_roles"],
+    ("config", "games", "timeout_rate"),
+    [
+        ({}, 100, 0.01),
+        ({}, 30, 0.0),
+        (FLAGGED, 40, 0.01),
+        ({"roles": {"0": "DMO", "1": "EC"}}, 30, 0.01),
+    ],
+    ids=["defaults", "defaults_played_to_the_end", "flags", "swapped_roles"],
 )
-def test_random_games_keep_every_invariant(config, games):
+def test_random_games_keep_every_invariant(config, games, timeout_rate):
     report = conformance.simulate(
-        ENGINE, games=games, seed="dt", seats=2, config=config, timeout_rate=0.01
+        ENGINE, games=games, seed="dt", seats=2, config=config, timeout_rate=timeout_rate
     )
     assert report.failures == []
     assert report.games == games
+    if not timeout_rate:
+        assert report.actions > games * 100  # whole games: 12 rounds or more each
 
 
 def test_thousands_of_unchecked_games_end_by_the_rules_with_sensible_outcomes():
