@@ -188,7 +188,7 @@ def _play_cards(
         entry = state["categories"][seat][action["category"]]
         remove_cards(hand, action["cards"])
         entry["state"] = FILLED
-        entry["trio"] = action["cards"]
+        entry["trio"] = list(action["cards"])
         entry["score"] = score(
             entry["rule"], action["cards"], state["config"]["colour_bonus_on_failed_trio"]
         )
