@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test lint install bench
+.PHONY: run test test-slow lint install
 
 $(INSTALLED): requirements.lock pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,6 +19,9 @@ run: install
 test: install
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest
+
+test-slow: install
+	$(PY) -m pytest -m slow
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -9,7 +9,10 @@ import importlib
 
 from games.engines.base import Engine
 
-ENGINE_MODULES: dict[str, str] = {}
+ENGINE_MODULES: dict[str, str] = {
+    "drafting_trios": "games.engines.drafting_trios",
+    "dropmix": "games.engines.dropmix",
+}
 
 _extra: dict[str, Engine] = {}
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 State = dict[str, Any]
@@ -90,13 +90,18 @@ class Outcome:
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["scores"] = {str(seat): value for seat, value in self.scores.items()}
-        data["metrics"] = {
-            name: {str(seat): value for seat, value in values.items()}
-            for name, values in self.metrics.items()
+        # Built by hand: ``asdict`` deep-copies ``details``, which dominated random play.
+        return {
+            "winners": list(self.winners),
+            "ranking": [list(place) for place in self.ranking],
+            "scores": {str(seat): value for seat, value in self.scores.items()},
+            "reason": self.reason,
+            "metrics": {
+                name: {str(seat): value for seat, value in values.items()}
+                for name, values in self.metrics.items()
+            },
+            "details": self.details,
         }
-        return data
 
 
 class Rng(Protocol):

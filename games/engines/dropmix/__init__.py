@@ -20,9 +20,10 @@ System actions the host applies with seat ``None``: ``{"type": "window_closed", 
 
 Config (``validate_config``): ``target`` 21 or 15, ``middle_slot_colour`` (yellow), ``wheel``
 weights ({"1": 4, "2": 4, "3": 3, "X": 1}), ``retract_seconds`` (3), ``spin_retract_seconds``
-(2), ``turn_seconds`` (null, 15, 30 or 60), ``decks`` (one list of card ids or null per
-seat; null gets the seat distinct starter playlists: two for a single player, one for a team
-member), ``catalogue`` (an imported catalogue; default: ``data/default_catalogue.json``).
+(2), ``decks`` (one list of card ids or null per seat; null gets the seat distinct
+starter playlists: two for a single player, one for a team member), ``catalogue`` (an
+imported catalogue; default: ``data/default_catalogue.json``).
+The turn timer (off, 15, 30 or 60 s) is the host's time control, not engine config.
 
 Where each rule lives, top-down: ``catalogue`` (card schema, shipped data) and ``grammar``
 (FX effect forms), ``decks`` (deck limits, hand sizes, draws), ``board`` (slots, control,

@@ -47,7 +47,6 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "wheel": {"1": 4, "2": 4, "3": 3, "X": 1},
     "retract_seconds": 3,
     "spin_retract_seconds": 2,
-    "turn_seconds": None,
     "decks": None,
     "catalogue": None,
 }
@@ -59,11 +58,13 @@ class DropMixClash:
     name = "DropMix Clash"
     min_seats = 2
     max_seats = 4
+    # The turn timer is the host's time control (off = None, 15, 30 or 60 s), not config.
     default_time_control = {
         "allowances": {"turn": 30},
         "reserve": 0,
         "increment": 0,
         "policy": "forfeit_turn",
+        "choices": {"turn": [None, 15, 30, 60]},
     }
 
     def __init__(self) -> None:
@@ -98,7 +99,6 @@ class DropMixClash:
             "wheel": [list(WHEEL_LABELS), [config["wheel"][k] for k in WHEEL_LABELS]],
             "retract_seconds": config["retract_seconds"],
             "spin_seconds": config["spin_retract_seconds"],
-            "turn_seconds": config["turn_seconds"],
             "accepts": board.slot_accepts(config["middle_slot_colour"]),
             "stacks": [[] for _ in range(board.SLOT_COUNT)],
             "hands": [[] for _ in range(seats)],
@@ -325,8 +325,6 @@ def _config_problems(config: dict[str, Any]) -> list[str]:
         value = config[key]
         if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
             problems.append(f"{key} must be a positive number of seconds")
-    if config["turn_seconds"] not in (None, 15, 30, 60):
-        problems.append("turn_seconds must be off (null), 15, 30 or 60")
     if config["catalogue"] is not None and not isinstance(config["catalogue"], dict):
         problems.append("catalogue must be a catalogue object")
     return problems

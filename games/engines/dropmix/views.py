@@ -45,7 +45,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         else {k: pending.get(k) for k in ("kind", "seat", "card", "slot")},
         "choosing": None if choice is None else {"seat": choice[0], "count": choice[1]},
         "last_spin": state["last_spin"],
-        "turn_seconds": state["turn_seconds"],
     }
     if seat is not None:
         shown["seat"] = seat
