@@ -105,3 +105,13 @@ def asgi_server(transactional_db) -> str:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture
+def postgres_only() -> None:
+    """Real concurrency (many threads writing and streaming) needs PostgreSQL's row locks;
+    SQLite's in-memory test database locks whole tables."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL)")

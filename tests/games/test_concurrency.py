@@ -19,12 +19,6 @@ CLIENTS = 50
 SEATS = 4
 
 
-@pytest.fixture
-def postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks under real concurrency need PostgreSQL")
-
-
 def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
     register_tiny()
     game = services.game_create(

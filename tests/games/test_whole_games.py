@@ -1,0 +1,128 @@
+"""Whole games of every engine, through the HTTP API alone and over SSE, with every message
+checked for hidden cards: a delivered view must not change when what its viewer cannot see
+is redealt."""
+
+import json
+import random
+import threading
+
+import httpx
+import pytest
+
+from games import engines, services
+from games.engines.conformance import canonical, replay
+from games.models import GameSession
+from games.services import SeatSpec
+from hosting.identity import Guest
+from tests.games.hosting_helpers import FakeClock, claim, create_game, organiser_client
+
+ENGINES = [("drafting_trios", 2), ("dropmix", 2), ("dropmix", 4)]
+
+
+def assert_no_leak(engine, state: dict, seat: int | None, delivered: dict, rng) -> None:
+    assert delivered == json.loads(json.dumps(engine.view(state, seat)))
+    redealt = engine.resample_hidden(state, seat, rng)
+    assert canonical(engine.view(redealt, seat)) == canonical(delivered)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("key, seats", ENGINES)
+def test_players_finish_a_whole_game_through_the_http_api_alone(
+    key, seats, django_user_model, monkeypatch
+):
+    clock = FakeClock()
+    monkeypatch.setattr("games.services.now", clock)
+    engine = engines.get(key)
+    organiser = organiser_client(django_user_model)
+    game_id = create_game(organiser, key, seats)
+    players = [claim(game_id, n) for n in range(seats)]
+    assert organiser.post(f"/api/games/{game_id}/start").status_code == 200
+    rng = random.Random(7)
+    checks = random.Random(8)
+    for _ in range(5000):
+        state = players[0].state(game_id)
+        if state["status"] != "running":
+            break
+        movers = [(p, p.legal(game_id)) for p in players]
+        movers = [(p, legal) for p, legal in movers if legal]
+        if not movers:  # only the rules' own windows are open: let the server close them
+            clock.advance(min(w["remaining"] for w in state["windows"]) + 0.01)
+            continue
+        player, legal = rng.choice(movers)
+        response = player.act(
+            game_id,
+            rng.choice(legal),
+            expected_version=state["version"],
+            client_action_id=f"x{state['version']}",
+        )
+        assert response.status_code == 200, response.content
+        body = response.json()
+        game = GameSession.objects.get(pk=game_id)
+        assert_no_leak(engine, game.state, player.seat, body["state"]["view"], checks)
+    final = players[0].state(game_id)
+    assert final["status"] == "finished", "the game did not end"
+    assert final["outcome"]["winners"]
+    verified = organiser.get(f"/api/games/{game_id}/verify").json()
+    assert verified["verified"] is True
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("key, seats", [("drafting_trios", 2), ("dropmix", 3)])
+def test_every_sse_message_of_a_whole_game_carries_only_its_viewers_view(
+    key, seats, asgi_server, settings, postgres_only
+):
+    settings.BOT_DELAY_SECONDS = (0, 0)
+    engine = engines.get(key)
+    game = services.game_create(engine_key=key, seats=[SeatSpec() for _ in range(seats)])
+    tokens = [
+        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}"))[1]
+        for n in range(seats)
+    ]
+    viewers: list[int | None] = [*range(seats), None]
+    received: dict[int | None, list[dict]] = {viewer: [] for viewer in viewers}
+    ready = threading.Barrier(len(viewers) + 1)
+
+    def listen(viewer: int | None) -> None:
+        headers = {"Authorization": f"Seat {tokens[viewer]}"} if viewer is not None else {}
+        url = f"{asgi_server}/live/games/{game.pk}/"
+        with httpx.stream("GET", url, headers=headers, timeout=60) as stream:
+            ready.wait()
+            for line in stream.iter_lines():
+                if line.startswith("data: "):
+                    payload = json.loads(line[6:])
+                    received[viewer].append(payload)
+                    if payload["status"] == "finished":
+                        return
+
+    threads = [threading.Thread(target=listen, args=(v,)) for v in viewers]
+    for thread in threads:
+        thread.start()
+    services.game_start(game_id=game.pk)
+    ready.wait()
+    rng = random.Random(3)
+    while True:
+        current = GameSession.objects.get(pk=game.pk)
+        if current.status != "running":
+            break
+        movers = [s for s in range(seats) if engine.legal_actions(current.state, s)]
+        if not movers:
+            services.enforce_deadline(game_id=game.pk)  # windows close by the clock
+            continue
+        seat = rng.choice(movers)
+        action = rng.choice(engine.legal_actions(current.state, seat))
+        services.act(game_id=game.pk, seat=seat, action=action)
+    for thread in threads:
+        thread.join(60)
+
+    finished = GameSession.objects.get(pk=game.pk)
+    log = [(e.seat, e.action) for e in finished.log.order_by("seq")]
+    seed = bytes.fromhex(finished.seed)
+    checks = random.Random(5)
+    for viewer, messages in received.items():
+        assert messages and messages[-1]["status"] == "finished"
+        versions = [m["version"] for m in messages]
+        assert versions == sorted(set(versions))
+        for message in messages:
+            assert message["seat"] == viewer
+            state = replay(engine, finished.config, seats, seed, log[: message["version"]])
+            assert_no_leak(engine, state, viewer, message["view"], checks)
