@@ -70,3 +70,23 @@ def test_without_any_timer_the_next_request_applies_it(client):
     state = client.get(f"/api/games/{game.pk}/").json()
     assert state["version"] == 1
     assert GameEvent.objects.get(game=game).seat is None
+
+
+def test_a_computer_player_answers_through_the_worker(redis_url, celery_queue, settings):
+    from games import engines
+
+    settings.BOT_DELAY_SECONDS = (0.2, 0.4)
+    engine = engines.get("drafting_trios")
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
+        game = services.game_create(
+            engine_key="drafting_trios",
+            seats=[SeatSpec(), SeatSpec(kind="computer", bot="greedy")],
+        )
+        game.seats.filter(number=0).update(guest_id="g")
+        game = services.game_start(game_id=game.pk)
+        # The computer drafts its first pick by itself, while the person still thinks.
+        assert wait_for(lambda: GameEvent.objects.filter(game=game, seat=1).exists(), 10)
+        state = GameSession.objects.get(pk=game.pk).state
+        assert engine.decision(state, 1) is None and engine.decision(state, 0) is not None
+        services.act(game_id=game.pk, seat=0, action=engine.legal_actions(state, 0)[0])
+        assert wait_for(lambda: GameEvent.objects.filter(game=game, seat=1).count() == 2, 10)
