@@ -104,15 +104,25 @@ class ColorClash:
             return Decision("turn", state["serial"])
         return None
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return turns.legal_actions(state, seat)
+    legal_actions = staticmethod(turns.legal_actions)
 
     def validate(self, state: State, seat: int | None, action: Action) -> None:
-        self._check(state, seat, action)
+        try:
+            check, _ = RULES[action["type"]]
+        except (KeyError, TypeError):
+            raise IllegalAction(f"unknown action {action!r}") from None
+        if state["over"]:
+            raise IllegalAction("the match is over")
+        check(state, seat, action)
 
     def apply(self, state: State, seat: int | None, action: Action, rng: Rng) -> list[Event]:
-        effect, arguments = self._check(state, seat, action)
-        return effect(state, *arguments, rng)
+        try:
+            check, effect = RULES[action["type"]]
+        except (KeyError, TypeError):
+            raise IllegalAction(f"unknown action {action!r}") from None
+        if state["over"]:
+            raise IllegalAction("the match is over")
+        return effect(state, *check(state, seat, action), rng)
 
     def view(self, state: State, seat: int | None) -> View:
         return views.view(state, seat, self.to_act(state))
@@ -131,18 +141,6 @@ class ColorClash:
 
     def resample_hidden(self, state: State, viewer: int | None, rng: Rng) -> State:
         return views.resample_hidden(state, viewer, rng)
-
-    def _check(
-        self, state: State, seat: int | None, action: Action
-    ) -> tuple[Effect, tuple[Any, ...]]:
-        kind = action.get("type") if isinstance(action, dict) else None
-        rule = RULES.get(kind) if isinstance(kind, str) else None
-        if rule is None:
-            raise IllegalAction(f"unknown action {action!r}")
-        if state["over"]:
-            raise IllegalAction("the match is over")
-        check, effect = rule
-        return effect, check(state, seat, action)
 
 
 ENGINE = ColorClash()

@@ -13,6 +13,7 @@ from games.engines.color_clash.cards import (
     COLOR,
     COLOR_INDEX,
     COLORS,
+    DECK_SIZE,
     DRAW_TWO,
     IDS_BY_NOTATION,
     NOTATION,
@@ -36,40 +37,48 @@ CARDS_OF_COLOR = tuple(
     frozenset(card for card, color in enumerate(COLOR) if color == index) for index in range(4)
 )
 """Per colour index, the card ids of that colour: a Wild Draw Four needs none in hand."""
+WILD_DRAW_FOURS = frozenset(IDS_BY_NOTATION["W4"])
+MATCHING = tuple(
+    tuple(
+        frozenset(
+            card
+            for card in range(DECK_SIZE)
+            if RANK[card] == WILD
+            or (RANK[card] != WILD_DRAW_FOUR and COLOR[card] == color)
+            or (RANK[card] == top_rank and RANK[card] < WILD)
+        )
+        for top_rank in range(WILD_DRAW_FOUR + 1)
+    )
+    for color in range(len(COLORS))
+)
+"""``MATCHING[color][top_rank]``: the cards that match the colour in force or the top card's
+rank, and the Wilds (always playable). Wild Draw Fours have their own condition."""
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action ``seat`` may take now: its turn, or a call or Catch while a window is open."""
     window = state["window"]
-    if window is None:
-        return turn_actions(state, seat) if seat == state["turn"] else []
-    return window_actions(state, seat, window)
-
-
-def turn_actions(state: State, seat: int) -> list[Action]:
-    """Every action of the seat whose turn it is (no "Last card!" window open)."""
+    if window is not None:
+        return window_actions(state, seat, window)
+    if seat != state["turn"]:
+        return []
     if state["choosing_color"]:
         return [{"type": "choose_color", "color": name} for name in COLORS]
     hand = state["hands"][seat]
     color = state["color"]
-    top_rank = RANK[state["discard_pile"][-1]]
     drawn = state["drawn"]
-    actions: list[Action] = []
-    seen = set()
-    for card in hand if drawn is None else (drawn,):
-        name = NOTATION[card]
-        if name in seen:
-            continue
-        rank = RANK[card]
-        if rank >= WILD:
-            if rank == WILD_DRAW_FOUR and not CARDS_OF_COLOR[color].isdisjoint(hand):
-                continue
-            seen.add(name)
-            for chosen in COLORS:
-                actions.append({"type": "play", "card": name, "color": chosen})
-        elif COLOR[card] == color or rank == top_rank:
-            seen.add(name)
-            actions.append({"type": "play", "card": name})
+    candidates = hand if drawn is None else (drawn,)
+    matching = MATCHING[color][RANK[state["discard_pile"][-1]]]
+    # one action per notation: a hand may hold two copies of a card
+    names = dict.fromkeys([NOTATION[card] for card in candidates if card in matching])
+    wild = "W" in names
+    if wild:
+        del names["W"]
+    actions: list[Action] = [{"type": "play", "card": name} for name in names]
+    if wild:
+        actions += [{"type": "play", "card": "W", "color": name} for name in COLORS]
+    if not WILD_DRAW_FOURS.isdisjoint(candidates) and CARDS_OF_COLOR[color].isdisjoint(hand):
+        actions += [{"type": "play", "card": "W4", "color": name} for name in COLORS]
     if drawn is not None:
         actions.append({"type": "pass"})
     elif state["draw_pile"] or len(state["discard_pile"]) > 1:
@@ -106,8 +115,8 @@ def check_turn(state: State, seat: int | None) -> None:
 
 
 def check_play(state: State, seat: int | None, action: Action) -> tuple[int, int, int]:
-    check_turn(state, seat)
-    if state["choosing_color"]:
+    if seat != state["turn"] or state["window"] is not None or state["choosing_color"]:
+        check_turn(state, seat)
         raise IllegalAction("choose the colour for the turned Wild first")
     name = action.get("card")
     ids = IDS_BY_NOTATION.get(name) if isinstance(name, str) else None
