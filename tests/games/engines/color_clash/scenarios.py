@@ -72,11 +72,15 @@ def act(state: State, seat: int | None, action: dict[str, Any], seed: int = 0) -
 
 
 def play(card: str, color: str | None = None) -> dict[str, Any]:
-    return {"type": "play", "card": card} if color is None else {
-        "type": "play",
-        "card": card,
-        "color": color,
-    }
+    return (
+        {"type": "play", "card": card}
+        if color is None
+        else {
+            "type": "play",
+            "card": card,
+            "color": color,
+        }
+    )
 
 
 class ArrangedDeck:
