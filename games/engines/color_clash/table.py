@@ -38,6 +38,10 @@ def draw_cards(state: State, seat: int, count: int, rng: Rng) -> int:
     returns how many it got (fewer only when nothing is left to draw)."""
     pile = state["draw_pile"]
     hand = state["hands"][seat]
+    if count == 1 and pile:  # the common case: a turn's single draw
+        hand.append(pile.pop())
+        state["called"][seat] = False
+        return 1
     drawn = 0
     for _ in range(count):
         if not pile and not _reshuffle(state, rng):

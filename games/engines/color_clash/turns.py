@@ -209,12 +209,12 @@ def play(state: State, seat: int, card: int, color: int, rng: Rng) -> list[Event
 
 
 def check_draw(state: State, seat: int | None, action: Action) -> tuple[int]:
-    check_turn(state, seat)
-    if state["choosing_color"]:
+    if seat != state["turn"] or state["window"] is not None or state["choosing_color"]:
+        check_turn(state, seat)
         raise IllegalAction("choose the colour for the turned Wild first")
     if state["drawn"] is not None:
         raise IllegalAction("you have already drawn this turn: play the card you drew or pass")
-    if not can_draw(state):
+    if not state["draw_pile"] and len(state["discard_pile"]) < 2:
         raise IllegalAction("there is nothing left to draw")
     return (seat,)
 
@@ -226,12 +226,11 @@ def draw(state: State, seat: int, rng: Rng) -> list[Event]:
     state["stuck"] = 0
     hand = state["hands"][seat]
     card = hand[-1]
-    events: list[Event] = [{"type": "drew", "seat": seat, "count": 1}]
     if playable(state, hand, card):
         state["drawn"] = card
     else:
         start_turn(state, next_holder(state, seat))
-    return events
+    return [{"type": "drew", "seat": seat, "count": 1}]
 
 
 def check_pass(state: State, seat: int | None, action: Action) -> tuple[int]:

@@ -63,7 +63,7 @@ def test_wild_draw_four_only_without_a_card_of_the_colour_in_force():
     with pytest.raises(IllegalAction, match="no red card"):
         act(holding_red, 0, play("W4", "blue"))
     # a red 5 on top but blue in force after a Wild: holding red is fine, blue is not
-    state = table([["W4", "R1", "G2"], ["Y3", "Y4"]], "W", color="blue", draw=["B1"] * 0)
+    state = table([["W4", "R1", "G2"], ["Y3", "Y4"]], "W", color="blue")
     assert ("W4", "red") in plays(state)
     act(state, 0, play("W4", "red"))
     assert len(state["hands"][1]) == 6 and state["turn"] == 0 and state["color"] == 0
