@@ -74,6 +74,16 @@ RULES: dict[str, tuple[Check, Effect]] = {
 }
 
 
+def rule_for(state: State, action: Action) -> tuple[Check, Effect]:
+    try:
+        rule = RULES[action["type"]]
+    except (KeyError, TypeError):
+        raise IllegalAction(f"unknown action {action!r}") from None
+    if state["over"]:
+        raise IllegalAction("the match is over")
+    return rule
+
+
 class ColorClash:
     key = "color_clash"
     name = "Color Clash"
@@ -107,21 +117,11 @@ class ColorClash:
     legal_actions = staticmethod(turns.legal_actions)
 
     def validate(self, state: State, seat: int | None, action: Action) -> None:
-        try:
-            check, _ = RULES[action["type"]]
-        except (KeyError, TypeError):
-            raise IllegalAction(f"unknown action {action!r}") from None
-        if state["over"]:
-            raise IllegalAction("the match is over")
+        check, _ = rule_for(state, action)
         check(state, seat, action)
 
     def apply(self, state: State, seat: int | None, action: Action, rng: Rng) -> list[Event]:
-        try:
-            check, effect = RULES[action["type"]]
-        except (KeyError, TypeError):
-            raise IllegalAction(f"unknown action {action!r}") from None
-        if state["over"]:
-            raise IllegalAction("the match is over")
+        check, effect = rule_for(state, action)
         return effect(state, *check(state, seat, action), rng)
 
     def view(self, state: State, seat: int | None) -> View:
