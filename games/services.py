@@ -85,7 +85,9 @@ def game_create(
         full_config["roles"] = roles
     try:
         full_config = engine.validate_config(full_config, len(seats))
-        control = TimeControl.from_json(time_control or {}, engine.default_time_control)
+        control = TimeControl.from_json(
+            time_control or {}, time_control_defaults(engine, full_config)
+        )
     except (ConfigError, TimeControlError) as error:
         raise UserError(str(error), code="invalid_config") from None
     for spec in seats:
@@ -116,6 +118,13 @@ def game_create(
             for number, spec in enumerate(seats)
         )
     return game
+
+
+def time_control_defaults(engine: Engine, config: dict[str, Any]) -> dict[str, Any]:
+    """The engine's time control for this config when it has one (Color Clash's Family night
+    defaults to 90 s turns), else its fixed default."""
+    for_config = getattr(engine, "time_control", None)
+    return for_config(config) if for_config else engine.default_time_control
 
 
 def default_bot(engine: Engine) -> str:

@@ -10,6 +10,7 @@ import importlib
 from games.engines.base import Engine
 
 ENGINE_MODULES: dict[str, str] = {
+    "color_clash": "games.engines.color_clash",
     "drafting_trios": "games.engines.drafting_trios",
     "dropmix": "games.engines.dropmix",
 }

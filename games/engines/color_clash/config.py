@@ -24,6 +24,7 @@ DEFAULT_TIME_CONTROL = {
     "reserve": 0,
     "increment": 0,
     "policy": "draw_and_pass",
+    "choices": {"turn": list(TURN_SECONDS)},
 }
 
 
