@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,6 +34,22 @@ from tournaments.models import (
 
 # -- input ------------------------------------------------------------------------------------
 
+# Larger whole numbers would overflow their columns (a 500); they are refused as input instead.
+MAX_INT = 2**31 - 1
+MAX_ID = 2**63 - 1
+
+
+def _count(**options: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(max_value=MAX_INT, **options)
+
+
+def _id(**options: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **options)
+
+
+def _ids(**options: Any) -> serializers.ListField:
+    return serializers.ListField(child=_id(), **options)
+
 
 class TournamentCreateInput(serializers.Serializer):
     name = serializers.CharField(max_length=120)
@@ -46,7 +63,7 @@ class TournamentCreateInput(serializers.Serializer):
     tiebreaks = serializers.ListField(
         child=serializers.CharField(max_length=40), required=False, default=list
     )
-    capacity = serializers.IntegerField(required=False, allow_null=True, min_value=2)
+    capacity = _count(required=False, allow_null=True, min_value=2)
     best_of = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
     play_online = serializers.BooleanField(required=False, default=True)
     registration_opens = serializers.DateTimeField(required=False, allow_null=True)
@@ -73,20 +90,20 @@ class RegisterInput(serializers.Serializer):
     display_name = serializers.CharField(
         required=False, default="", allow_blank=True, max_length=80
     )
-    rating = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    rating = _count(required=False, allow_null=True, min_value=0)
 
 
 class WithdrawInput(serializers.Serializer):
-    entrant = serializers.IntegerField(required=False, allow_null=True)
+    entrant = _id(required=False, allow_null=True)
 
 
 class SeedingInput(serializers.Serializer):
     method = serializers.ChoiceField(choices=services.SEEDING_METHODS)
-    order = serializers.ListField(child=serializers.IntegerField(), required=False)
+    order = _ids(required=False)
 
 
 class ResultInput(serializers.Serializer):
-    winner = serializers.IntegerField(allow_null=True)
+    winner = _id(allow_null=True)
     home_score = serializers.FloatField(required=False, allow_null=True, min_value=0)
     away_score = serializers.FloatField(required=False, allow_null=True, min_value=0)
     forfeit = serializers.BooleanField(required=False, default=False)
@@ -106,8 +123,8 @@ class SealedSubmitInput(serializers.Serializer):
 class MainMatchInput(serializers.Serializer):
     """Either the result (``winners`` and ``losers``) or a hosted game to play it (``engine``)."""
 
-    winners = serializers.ListField(child=serializers.IntegerField(), required=False)
-    losers = serializers.ListField(child=serializers.IntegerField(), required=False)
+    winners = _ids(required=False)
+    losers = _ids(required=False)
     engine = serializers.CharField(required=False, max_length=40)
     config = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
@@ -124,25 +141,30 @@ class MainMatchInput(serializers.Serializer):
 
 
 class CandidatesInput(serializers.Serializer):
-    chosen = serializers.ListField(child=serializers.IntegerField(), min_length=1)
+    chosen = _ids(min_length=1)
 
 
 class TokenInput(serializers.Serializer):
-    giver = serializers.IntegerField()
-    receiver = serializers.IntegerField()
+    giver = _id()
+    receiver = _id()
 
 
 class OpponentInput(serializers.Serializer):
-    ec = serializers.IntegerField()
-    dmo = serializers.IntegerField()
+    ec = _id()
+    dmo = _id()
 
 
 class LedgerInput(serializers.Serializer):
     kind = serializers.CharField(max_length=20)
-    entrant = serializers.IntegerField()
-    amount = serializers.IntegerField(min_value=1)
+    entrant = _id()
+    amount = _count(min_value=1)
     reason = serializers.CharField(max_length=200)
-    to = serializers.IntegerField(required=False, allow_null=True)
+    to = _id(required=False, allow_null=True)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data["kind"] == "transfer" and data.get("to") is None:
+            raise serializers.ValidationError('a transfer names who receives it in "to"')
+        return data
 
 
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -180,8 +202,6 @@ def _entrant(tournament: Tournament, entrant_id: int) -> Entrant:
 
 
 def _my_entrant(tournament: Tournament, user: Any) -> Entrant:
-    if not user.is_authenticated:
-        raise Forbidden("log in to take part")
     entrant = tournament.entrants.filter(user=user).first()
     if entrant is None:
         raise Forbidden("you have no entry in this tournament")
@@ -286,7 +306,8 @@ def _summary(tournament: Tournament) -> dict[str, Any]:
 
 def _detail(slug: str) -> dict[str, Any]:
     """The whole public picture in a fixed number of queries, however many matches."""
-    matches = Match.objects.order_by("code").prefetch_related(
+    # Creation order is bracket order ("W1.10" sorts before "W1.2" by code).
+    matches = Match.objects.order_by("pk").prefetch_related(
         Prefetch("match_games", queryset=MatchGame.objects.order_by("number"))
     )
     tournament = (
@@ -353,10 +374,15 @@ class Page(PageNumberPagination):
     page_size = 50
 
 
+class TournamentAPIView(APIView):
+    # Spectators read without an account; every write acts as a signed-in user.
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+
 # -- tournaments ------------------------------------------------------------------------------
 
 
-class TournamentListView(APIView):
+class TournamentListView(TournamentAPIView):
     def get(self, request: Request) -> Response:
         active = Q(entrants__status__in=adapters.ACTIVE)
         tournaments = (
@@ -376,26 +402,26 @@ class TournamentListView(APIView):
         return Response(_detail(tournament.slug), status=201)
 
 
-class TournamentDetailView(APIView):
+class TournamentDetailView(TournamentAPIView):
     def get(self, request: Request, slug: str) -> Response:
         return Response(_detail(_tournament(slug, request.user).slug))
 
 
-class RegistrationOpenView(APIView):
+class RegistrationOpenView(TournamentAPIView):
     def post(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
         services.registration_open(tournament=tournament, by=request.user)
         return Response(_detail(slug))
 
 
-class CheckInOpenView(APIView):
+class CheckInOpenView(TournamentAPIView):
     def post(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
         services.check_in_open(tournament=tournament, by=request.user)
         return Response(_detail(slug))
 
 
-class SeedingView(APIView):
+class SeedingView(TournamentAPIView):
     def post(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
         data = _valid(SeedingInput, request.data)
@@ -405,7 +431,7 @@ class SeedingView(APIView):
         return Response({"entrants": [_entrant_payload(e) for e in seeded]})
 
 
-class StartView(APIView):
+class StartView(TournamentAPIView):
     def post(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
         # A Genius season runs as episodes; every other format as a stage of matches.
@@ -417,11 +443,9 @@ class StartView(APIView):
 # -- entrants ---------------------------------------------------------------------------------
 
 
-class RegisterView(APIView):
+class RegisterView(TournamentAPIView):
     def post(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
-        if not request.user.is_authenticated:
-            raise Forbidden("log in to register")
         data = _valid(RegisterInput, request.data)
         entrant = services.entrant_register(
             tournament=tournament,
@@ -432,7 +456,7 @@ class RegisterView(APIView):
         return Response(_entrant_payload(entrant), status=201)
 
 
-class WithdrawView(APIView):
+class WithdrawView(TournamentAPIView):
     def post(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
         data = _valid(WithdrawInput, request.data)
@@ -445,7 +469,7 @@ class WithdrawView(APIView):
         return Response(_entrant_payload(entrant))
 
 
-class CheckInView(APIView):
+class CheckInView(TournamentAPIView):
     def post(self, request: Request, slug: str) -> Response:
         entrant = _my_entrant(_tournament(slug, request.user), request.user)
         services.entrant_check_in(entrant=entrant, by=request.user)
@@ -456,7 +480,7 @@ class CheckInView(APIView):
 # -- matches, standings, audit ----------------------------------------------------------------
 
 
-class MatchResultView(APIView):
+class MatchResultView(TournamentAPIView):
     def post(self, request: Request, slug: str, code: str) -> Response:
         tournament = _tournament(slug, request.user)
         match = _match(tournament, code)
@@ -476,13 +500,13 @@ class MatchResultView(APIView):
         return Response(_match_payload(match, match.round, names))
 
 
-class StandingsView(APIView):
+class StandingsView(TournamentAPIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
         return Response({"standings": services.standings(tournament=tournament)})
 
 
-class AuditView(APIView):
+class AuditView(TournamentAPIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
         if not _runs(tournament, request.user):
@@ -506,7 +530,7 @@ class AuditView(APIView):
 # -- Genius seasons ---------------------------------------------------------------------------
 
 
-class SealedOpenView(APIView):
+class SealedOpenView(TournamentAPIView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         episode = _episode(_tournament(slug, request.user), number)
         data = _valid(SealedOpenInput, request.data)
@@ -517,7 +541,7 @@ class SealedOpenView(APIView):
         return Response(_episode_payload(episode))
 
 
-class SealedSubmitView(APIView):
+class SealedSubmitView(TournamentAPIView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         tournament = _tournament(slug, request.user)
         episode = _episode(tournament, number)
@@ -529,7 +553,7 @@ class SealedSubmitView(APIView):
         return Response(_submission_payload(submission), status=201)
 
 
-class SubmissionsView(APIView):
+class SubmissionsView(TournamentAPIView):
     """Sealed answers: before the reveal each player sees only their own (the host included:
     nobody reads an answer early); after it, everyone sees them all."""
 
@@ -537,9 +561,10 @@ class SubmissionsView(APIView):
         tournament = _tournament(slug, request.user)
         episode = _episode(tournament, number)
         submissions = episode.submissions.select_related("entrant")
-        if not episode.mm_revealed:
-            mine = request.user if request.user.is_authenticated else None
-            submissions = submissions.filter(entrant__user=mine) if mine else submissions.none()
+        if not episode.mm_revealed and request.user.is_authenticated:
+            submissions = submissions.filter(entrant__user=request.user)
+        elif not episode.mm_revealed:
+            submissions = submissions.none()
         return Response(
             {
                 "revealed": episode.mm_revealed,
@@ -548,7 +573,7 @@ class SubmissionsView(APIView):
         )
 
 
-class SealedRevealView(APIView):
+class SealedRevealView(TournamentAPIView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         episode = _episode(_tournament(slug, request.user), number)
         revealed = seasons.sealed_reveal(episode=episode, by=request.user)
@@ -557,7 +582,7 @@ class SealedRevealView(APIView):
         )
 
 
-class MainMatchView(APIView):
+class MainMatchView(TournamentAPIView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         episode = _episode(_tournament(slug, request.user), number)
         data = _valid(MainMatchInput, request.data)
@@ -577,7 +602,7 @@ class MainMatchView(APIView):
         return Response(_episode_payload(episode))
 
 
-class CandidatesView(APIView):
+class CandidatesView(TournamentAPIView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         episode = _episode(_tournament(slug, request.user), number)
         data = _valid(CandidatesInput, request.data)
@@ -586,7 +611,7 @@ class CandidatesView(APIView):
         return Response(_episode_payload(episode))
 
 
-class TokenView(APIView):
+class TokenView(TournamentAPIView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         episode = _episode(_tournament(slug, request.user), number)
         data = _valid(TokenInput, request.data)
@@ -597,7 +622,7 @@ class TokenView(APIView):
         return Response(_episode_payload(episode))
 
 
-class OpponentView(APIView):
+class OpponentView(TournamentAPIView):
     def post(self, request: Request, slug: str, number: int) -> Response:
         episode = _episode(_tournament(slug, request.user), number)
         data = _valid(OpponentInput, request.data)
@@ -606,7 +631,7 @@ class OpponentView(APIView):
         return Response(_episode_payload(episode))
 
 
-class LedgerView(APIView):
+class LedgerView(TournamentAPIView):
     def post(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
         data = _valid(LedgerInput, request.data)

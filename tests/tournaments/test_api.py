@@ -137,6 +137,29 @@ def test_swiss_standings_follow_the_results_entered_through_the_api(host):
     assert set(table[0]["tiebreaks"]) == {"buchholz"}
 
 
+def test_check_in_keeps_those_who_came_and_the_organiser_withdraws_for_a_player():
+    tournament, players = open_tournament("swiss", 4)
+    organiser = client_for(tournament.organiser)
+    base = f"/api/tournaments/{tournament.slug}"
+    post(organiser, f"{base}/check-in/open")
+    for entrant in players[1:3]:
+        assert post(client_for(entrant.user), f"{base}/check-in")["status"] == "checked_in"
+    withdrawn = post(organiser, f"{base}/withdraw", {"entrant": players[3].pk})
+    assert withdrawn["status"] == "withdrawn"
+    seeded = post(organiser, f"{base}/seeding", {"method": "rating"})["entrants"]
+    # p1 did not check in: the seeding drops them below those who did.
+    assert [e["name"] for e in seeded] == ["p2", "p3", "p1"]
+    detail = post(organiser, f"{base}/start")
+    statuses = {e["name"]: e["status"] for e in detail["entrants"]}
+    assert statuses == {
+        "p1": "withdrawn",
+        "p2": "checked_in",
+        "p3": "checked_in",
+        "p4": "withdrawn",
+    }
+    assert [m["code"] for m in ready_matches(detail)] == ["S1.1"]
+
+
 def test_a_correction_after_a_later_match_started_takes_a_staff_admin_and_is_audited():
     tournament, stage, players = started("single_elimination", 4, online=True)
     organiser = client_for(tournament.organiser)
@@ -370,8 +393,8 @@ def invalid_json(client: APIClient, url: str):
             "spectator",
             lambda c: c.post("/api/tournaments/swiss-cup/check-in"),
             403,
-            "forbidden",
-            "log in to take part",
+            "not_authenticated",
+            "Authentication credentials were not provided.",
         ),
         (
             "host",
