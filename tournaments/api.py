@@ -393,7 +393,7 @@ class TournamentListView(TournamentAPIView):
         )
         paginator = Page()
         page = paginator.paginate_queryset(tournaments, request, view=self)
-        rows = [_summary(t) | {"entrants": t.entrant_count} for t in page]
+        rows = [_summary(t) | {"entrant_count": t.entrant_count} for t in page]
         return paginator.get_paginated_response(rows)
 
     def post(self, request: Request) -> Response:

@@ -115,7 +115,7 @@ def test_a_single_elimination_cup_is_run_from_creation_to_champion(host):
     final = detail["stages"][0]["rounds"][-1]["matches"][0]
     assert final["code"] == "W2.1" and final["winner"] == by_name(detail)["eve"]["id"]
     listed = get(client_for(), "/api/tournaments/")["results"]
-    assert [(t["slug"], t["entrants"]) for t in listed] == [("spring-cup", 4)]
+    assert [(t["slug"], t["entrant_count"]) for t in listed] == [("spring-cup", 4)]
 
 
 def test_swiss_standings_follow_the_results_entered_through_the_api(host):
