@@ -112,6 +112,10 @@ def test_a_single_elimination_cup_is_run_from_creation_to_champion(host):
             assert result["status"] == "finished" and result["winner"] == winner
         detail = get(host, f"{base}/")
     assert detail["status"] == "finished"
+    # Spectators see names and seeds, never accounts or self-declared ratings.
+    assert all(
+        set(e) == {"id", "name", "status", "seed", "eliminated_in"} for e in detail["entrants"]
+    )
     final = detail["stages"][0]["rounds"][-1]["matches"][0]
     assert final["code"] == "W2.1" and final["winner"] == by_name(detail)["eve"]["id"]
     listed = get(client_for(), "/api/tournaments/")["results"]
@@ -303,130 +307,48 @@ def test_drafts_are_hidden_and_unlisted_tournaments_are_reachable_only_by_slug(h
     assert get(spectator, "/api/tournaments/")["results"] == []
 
 
-def invalid_json(client: APIClient, url: str):
-    return client.post(url, "{not json", content_type="application/json")
+# who asks, method, path under /api/tournaments/ ({t}: the slug), body (a str goes as raw
+# text), and the answer
+BAD_REQUESTS = [
+    ("spectator", "get", "nope/", None, 404, "not_found", "no tournament 'nope'"),
+    ("host", "post", "{t}/matches/Z9/result", {"winner": None}, 404, "not_found", "no match 'Z9'"),
+    ("host", "post", "{t}/episodes/3/reveal", {}, 404, "not_found", "no episode 3"),
+    ("host", "post", "{t}/seeding", "{not json", 400, "parse_error", "JSON parse error"),
+    ("host", "post", "{t}/seeding", {"method": "coin"}, 400, "invalid", "invalid input"),
+    ("host", "post", "{t}/seeding", {"method": "manual", "order": [1]}, 400, "invalid",
+     "a manual seeding lists every entrant exactly once"),
+    ("host", "post", "{t}/withdraw", {"entrant": 99}, 400, "invalid",
+     "no entrant 99 in this tournament"),
+    ("host", "post", "", {"name": "X", "slug": "x", "game": "chess", "format": "swiss"}, 400,
+     "invalid", "unknown game 'chess'"),
+    ("player", "post", "", {"name": "X", "slug": "x", "game": "high_card", "format": "swiss"},
+     403, "forbidden", "only organisers can create tournaments"),
+    ("player", "post", "{t}/start", {}, 403, "forbidden",
+     "only this tournament's organiser can do that"),
+    ("spectator", "post", "{t}/check-in", {}, 403, "not_authenticated",
+     "Authentication credentials were not provided."),
+    ("host", "post", "{t}/registration/open", {}, 409, "conflict",
+     "registration opens once, from a draft tournament"),
+    ("player", "post", "{t}/register", {}, 409, "conflict", "you are already registered"),
+    ("player", "post", "{t}/check-in", {}, 409, "conflict", "check-in is not open"),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    "who, call, status, error, detail",
-    [
-        (
-            "spectator",
-            lambda c: c.get("/api/tournaments/nope/"),
-            404,
-            "not_found",
-            "no tournament 'nope'",
-        ),
-        (
-            "host",
-            lambda c: c.post(
-                "/api/tournaments/swiss-cup/matches/Z9/result", {"winner": None}, format="json"
-            ),
-            404,
-            "not_found",
-            "no match 'Z9' in this tournament",
-        ),
-        (
-            "host",
-            lambda c: c.post("/api/tournaments/swiss-cup/episodes/3/reveal"),
-            404,
-            "not_found",
-            "no episode 3 in this tournament",
-        ),
-        (
-            "host",
-            lambda c: invalid_json(c, "/api/tournaments/swiss-cup/seeding"),
-            400,
-            "parse_error",
-            "JSON parse error",
-        ),
-        (
-            "host",
-            lambda c: c.post(
-                "/api/tournaments/swiss-cup/seeding", {"method": "coin"}, format="json"
-            ),
-            400,
-            "invalid",
-            "invalid input",
-        ),
-        (
-            "host",
-            lambda c: c.post(
-                "/api/tournaments/swiss-cup/seeding",
-                {"method": "manual", "order": [1]},
-                format="json",
-            ),
-            400,
-            "invalid",
-            "a manual seeding lists every entrant exactly once",
-        ),
-        (
-            "host",
-            lambda c: c.post(
-                "/api/tournaments/",
-                {"name": "X", "slug": "x", "game": "chess", "format": "swiss"},
-                format="json",
-            ),
-            400,
-            "invalid",
-            "unknown game 'chess'",
-        ),
-        (
-            "player",
-            lambda c: c.post(
-                "/api/tournaments/",
-                {"name": "X", "slug": "x", "game": "high_card", "format": "swiss"},
-                format="json",
-            ),
-            403,
-            "forbidden",
-            "only organisers can create tournaments",
-        ),
-        (
-            "player",
-            lambda c: c.post("/api/tournaments/swiss-cup/start"),
-            403,
-            "forbidden",
-            "only this tournament's organiser can do that",
-        ),
-        (
-            "spectator",
-            lambda c: c.post("/api/tournaments/swiss-cup/check-in"),
-            403,
-            "not_authenticated",
-            "Authentication credentials were not provided.",
-        ),
-        (
-            "host",
-            lambda c: c.post("/api/tournaments/swiss-cup/registration/open"),
-            409,
-            "conflict",
-            "registration opens once, from a draft tournament",
-        ),
-        (
-            "player",
-            lambda c: c.post("/api/tournaments/swiss-cup/register", {}, format="json"),
-            409,
-            "conflict",
-            "you are already registered",
-        ),
-        (
-            "player",
-            lambda c: c.post("/api/tournaments/swiss-cup/check-in"),
-            409,
-            "conflict",
-            "check-in is not open",
-        ),
-    ],
-)
-def test_every_bad_request_gets_a_readable_4xx(who, call, status, error, detail):
+@pytest.mark.parametrize("who, method, path, body, status, error, detail", BAD_REQUESTS)
+def test_every_bad_request_gets_a_readable_4xx(who, method, path, body, status, error, detail):
     tournament, players = open_tournament("swiss", 3)
-    clients = {
+    client = {
         "host": client_for(tournament.organiser),
         "player": client_for(players[0].user),
         "spectator": client_for(),
-    }
-    response = call(clients[who])
+    }[who]
+    url = "/api/tournaments/" + path.format(t=tournament.slug)
+    if method == "get":
+        response = client.get(url)
+    elif isinstance(body, str):
+        response = client.post(url, body, content_type="application/json")
+    else:
+        response = client.post(url, body, format="json")
     assert response.status_code == status, response.content
     assert response.json()["error"] == error
     assert detail in response.json()["detail"]
