@@ -8,8 +8,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games import services as game_services
+from games.models import GameSession
 from hosting.roles import ORGANISER, STAFF_ADMIN
-from tests.games.hosting_helpers import register_tiny
+from tests.games.hosting_helpers import FakeClock, register_tiny
 from tests.tournaments.builders import open_tournament, started, user
 from tournaments.models import Episode, Tournament
 
@@ -247,17 +249,26 @@ def test_a_genius_episode_is_played_step_by_step_through_the_api(season):
     assert detail["balances"] == {str(p3.pk): 5, str(p4.pk): 0}
 
 
-def test_a_main_match_can_be_played_as_a_hosted_game(season):
-    register_tiny()
+def test_a_main_match_played_as_a_hosted_game_records_its_result(
+    season, monkeypatch, django_capture_on_commit_callbacks
+):
+    clock = FakeClock()
+    monkeypatch.setattr("games.services.now", clock)
     tournament, cast, organiser = season
-    state = post(
-        organiser,
-        f"/api/tournaments/{tournament.slug}/episodes/1/main-match",
-        {"engine": "high_card"},
-    )
+    episode = f"/api/tournaments/{tournament.slug}/episodes/1"
+    state = post(organiser, f"{episode}/main-match", {"engine": "high_card"})
     game = get(client_for(), f"/api/games/{state['mm_game']}/")
     assert game["status"] == "running"
     assert [s["name"] for s in game["seats"]] == [e.display_name for e in cast]
+    with django_capture_on_commit_callbacks(execute=True):
+        while GameSession.objects.get(pk=state["mm_game"]).status == "running":
+            clock.advance(11)  # every clock runs out: each timeout plays the lowest card
+            game_services.enforce_deadline(game_id=state["mm_game"])
+    outcome = GameSession.objects.get(pk=state["mm_game"]).outcome
+    entrant_of_seat = {str(seat): entrant.pk for seat, entrant in enumerate(cast)}
+    recorded = get(client_for(), f"/api/tournaments/{tournament.slug}/")["episodes"][0]
+    assert recorded["status"] == "candidates"
+    assert recorded["winners"] == sorted(entrant_of_seat[str(s)] for s in outcome["winners"])
 
 
 def test_sealed_answers_stay_private_until_the_reveal(season):
