@@ -15,4 +15,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/games/", include(api_urls)),
     path("live/games/", include(live_urls)),
+    path("api/tournaments/", include("tournaments.urls")),
 ]

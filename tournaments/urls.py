@@ -1,0 +1,65 @@
+from django.urls import path
+
+from tournaments import api
+
+urlpatterns = [
+    path("", api.TournamentListView.as_view(), name="tournament-list"),
+    path("<slug:slug>/", api.TournamentDetailView.as_view(), name="tournament-detail"),
+    path(
+        "<slug:slug>/registration/open",
+        api.RegistrationOpenView.as_view(),
+        name="tournament-registration-open",
+    ),
+    path(
+        "<slug:slug>/check-in/open", api.CheckInOpenView.as_view(), name="tournament-check-in-open"
+    ),
+    path("<slug:slug>/seeding", api.SeedingView.as_view(), name="tournament-seeding"),
+    path("<slug:slug>/start", api.StartView.as_view(), name="tournament-start"),
+    path("<slug:slug>/register", api.RegisterView.as_view(), name="tournament-register"),
+    path("<slug:slug>/withdraw", api.WithdrawView.as_view(), name="tournament-withdraw"),
+    path("<slug:slug>/check-in", api.CheckInView.as_view(), name="tournament-check-in"),
+    path(
+        "<slug:slug>/matches/<str:code>/result",
+        api.MatchResultView.as_view(),
+        name="tournament-match-result",
+    ),
+    path("<slug:slug>/standings", api.StandingsView.as_view(), name="tournament-standings"),
+    path("<slug:slug>/audit", api.AuditView.as_view(), name="tournament-audit"),
+    path("<slug:slug>/ledger", api.LedgerView.as_view(), name="tournament-ledger"),
+    path(
+        "<slug:slug>/episodes/<int:number>/sealed",
+        api.SealedOpenView.as_view(),
+        name="episode-sealed-open",
+    ),
+    path(
+        "<slug:slug>/episodes/<int:number>/submit",
+        api.SealedSubmitView.as_view(),
+        name="episode-sealed-submit",
+    ),
+    path(
+        "<slug:slug>/episodes/<int:number>/submissions",
+        api.SubmissionsView.as_view(),
+        name="episode-submissions",
+    ),
+    path(
+        "<slug:slug>/episodes/<int:number>/reveal",
+        api.SealedRevealView.as_view(),
+        name="episode-sealed-reveal",
+    ),
+    path(
+        "<slug:slug>/episodes/<int:number>/main-match",
+        api.MainMatchView.as_view(),
+        name="episode-main-match",
+    ),
+    path(
+        "<slug:slug>/episodes/<int:number>/candidates",
+        api.CandidatesView.as_view(),
+        name="episode-candidates",
+    ),
+    path("<slug:slug>/episodes/<int:number>/token", api.TokenView.as_view(), name="episode-token"),
+    path(
+        "<slug:slug>/episodes/<int:number>/opponent",
+        api.OpponentView.as_view(),
+        name="episode-opponent",
+    ),
+]
