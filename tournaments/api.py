@@ -178,7 +178,7 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 
 def _runs(tournament: Tournament, user: Any) -> bool:
     try:
-        services._check_runs(tournament, user)
+        services.check_runs(tournament, user)
     except Forbidden:
         return False
     return True

@@ -127,7 +127,7 @@ def _lock_episode(episode: Episode) -> tuple[Tournament, Episode]:
 
 def _runs(tournament: Tournament, user: Any) -> bool:
     try:
-        services._check_runs(tournament, user)
+        services.check_runs(tournament, user)
     except Forbidden:
         return False
     return True
@@ -139,12 +139,13 @@ def _runs(tournament: Tournament, user: Any) -> bool:
 def season_start(*, tournament: Tournament, by: Any) -> Episode:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        services._check_runs(tournament, by)
+        services.check_runs(tournament, by)
         if tournament.format != genius.KEY:
             raise TournamentUserError("only a Genius-format tournament runs as a season")
         if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN):
             raise Conflict("this season has already started")
         rules_for(tournament)
+        services.withdraw_no_shows(tournament)
         cast = services.adapters.seeded_entrants_for(tournament)
         if len(cast) < 3:
             raise Conflict("a season needs a seeded cast of at least three players")
@@ -160,7 +161,7 @@ def season_start(*, tournament: Tournament, by: Any) -> Episode:
 def sealed_open(*, episode: Episode, by: Any, prompt: str, deadline: Any) -> None:
     with transaction.atomic():
         tournament, episode = _lock_episode(episode)
-        services._check_runs(tournament, by)
+        services.check_runs(tournament, by)
         if episode.status != Status.MAIN_MATCH or episode.winners:
             raise Conflict("the main match is already decided")
         if deadline <= timezone.now():
@@ -194,7 +195,7 @@ def sealed_submit(*, episode: Episode, entrant: Entrant, by: Any, text: str) -> 
 def sealed_reveal(*, episode: Episode, by: Any) -> list[SealedSubmission]:
     with transaction.atomic():
         tournament, episode = _lock_episode(episode)
-        services._check_runs(tournament, by)
+        services.check_runs(tournament, by)
         if not episode.mm_deadline or timezone.now() <= episode.mm_deadline:
             raise Conflict("submissions are revealed after the deadline")
         episode.mm_revealed = True
@@ -209,7 +210,7 @@ def main_match_game(
     """Play the main match as a hosted game of any engine among the players still in."""
     with transaction.atomic():
         tournament, episode = _lock_episode(episode)
-        services._check_runs(tournament, by)
+        services.check_runs(tournament, by)
         if episode.status != Status.MAIN_MATCH or episode.mm_game_id:
             raise Conflict("this main match is already under way or decided")
         players = [Entrant.objects.get(pk=pk) for pk in season_for(tournament).players]
@@ -248,7 +249,7 @@ def main_match_game_finished(*, game_id: int) -> bool:
 def main_match_record(*, episode: Episode, by: Any, winners: list[int], losers: list[int]) -> None:
     with transaction.atomic():
         tournament, episode = _lock_episode(episode)
-        services._check_runs(tournament, by)
+        services.check_runs(tournament, by)
         if episode.status != Status.MAIN_MATCH:
             raise Conflict("this episode's main match is already decided")
         rules = rules_for(tournament)
@@ -326,6 +327,8 @@ def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
 def _check_member(tournament: Tournament, user: Any, entrant_ids: list[int], message: str) -> None:
     if _runs(tournament, user):
         return
+    if not getattr(user, "is_authenticated", False):
+        raise Forbidden(message)
     if not tournament.entrants.filter(pk__in=entrant_ids, user=user).exists():
         raise Forbidden(message)
 
@@ -421,6 +424,7 @@ def match_decided(match: Match) -> None:
         return
     episode.status = Status.FINISHED
     episode.save(update_fields=["status"])
+    Round.objects.filter(pk=match.round_id).update(status=Round.Status.FINISHED)
     following = season_for(tournament)
     if following.stage == "final":
         final = Episode.objects.create(
@@ -457,6 +461,7 @@ def _finish_season(tournament: Tournament, episode: Episode, match: Match) -> No
     Entrant.objects.filter(pk=match.loser_id).update(eliminated_in=episode.number)
     episode.status = Status.FINISHED
     episode.save(update_fields=["status"])
+    Round.objects.filter(pk=match.round_id).update(status=Round.Status.FINISHED)
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     match.stage.status = Stage.Status.FINISHED
@@ -483,7 +488,14 @@ def ledger_record(
         if kind == "transfer" and not _runs(tournament, by):
             _check_member(tournament, by, [entrant], "only the payer can transfer their garnets")
         else:
-            services._check_runs(tournament, by)
+            services.check_runs(tournament, by)
+        if tournament.format != genius.KEY:
+            raise TournamentUserError("garnets belong to Genius seasons")
+        named = {entrant} | ({to} if to is not None else set())
+        if tournament.entrants.filter(pk__in=named).count() != len(named):
+            raise TournamentUserError("every entrant in a ledger entry must be in this season")
+        if kind == "transfer" and to is None:
+            raise TournamentUserError('a transfer needs "to": the entrant who receives it')
         currency = rules_for(tournament).currency
         operations = {
             "award": lambda led: ledger.award(led, entrant, amount, reason, currency=currency),

@@ -12,11 +12,13 @@ import math
 import random
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import engines
 from games import services as game_services
+from games.clocks import TimeControl, TimeControlError
+from games.engines.base import ConfigError
 from games.models import GameSession
 from hosting.errors import Conflict, Forbidden, UserError
 from hosting.roles import is_organiser, is_staff_admin
@@ -55,9 +57,11 @@ def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def _check_runs(tournament: Tournament, user: Any) -> None:
+def check_runs(tournament: Tournament, user: Any) -> None:
+    """Refuse unless ``user`` runs this tournament (its organiser or a staff admin);
+    ``None`` is the system itself (results flowing in from games)."""
     if user is None:
-        return  # the system itself (results flowing in from games)
+        return
     if user.pk == tournament.organiser_id or is_staff_admin(user):
         return
     raise Forbidden("only this tournament's organiser can do that")
@@ -84,15 +88,37 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
             tiebreaks.get(key)
         except FormatError as error:
             raise TournamentUserError(str(error)) from None
-    tournament = Tournament.objects.create(organiser=organiser, **fields)
+    _check_game_settings(fields)
+    if fields.get("format") == "genius":
+        from tournaments.seasons import rules_for
+
+        rules_for(Tournament(format_options=fields.get("format_options", {})))
+    try:
+        with transaction.atomic():
+            tournament = Tournament.objects.create(organiser=organiser, **fields)
+    except IntegrityError:
+        raise Conflict(f"the address {fields.get('slug')!r} is taken; choose another") from None
     audit(tournament, organiser, "tournament.created", format=tournament.format)
     return tournament
+
+
+def _check_game_settings(fields: dict[str, Any]) -> None:
+    """The ruleset and time control must be ones the game accepts, checked for a two-seat
+    game (or the engine's smallest table) so that mistakes surface now, not at the start."""
+    engine = engines.get(fields["game"])
+    seats = max(2, engine.min_seats)
+    try:
+        config = engine.validate_config(dict(fields.get("ruleset") or {}), seats)
+        defaults = game_services.time_control_defaults(engine, config)
+        TimeControl.from_json(fields.get("time_control") or {}, defaults)
+    except (ConfigError, TimeControlError) as error:
+        raise TournamentUserError(str(error)) from None
 
 
 def registration_open(*, tournament: Tournament, by: Any) -> None:
     with transaction.atomic():
         tournament = _lock(tournament)
-        _check_runs(tournament, by)
+        check_runs(tournament, by)
         if tournament.status != Status.DRAFT:
             raise Conflict("registration opens once, from a draft tournament")
         tournament.status = Status.REGISTRATION
@@ -142,7 +168,7 @@ def entrant_withdraw(*, entrant: Entrant, by: Any) -> None:
         tournament = _lock(entrant.tournament)
         entrant.refresh_from_db()
         if by != entrant.user:
-            _check_runs(tournament, by)
+            check_runs(tournament, by)
         if entrant.status in (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED):
             raise Conflict("this entry has already ended")
         held_place = entrant.status in (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
@@ -161,7 +187,7 @@ def entrant_withdraw(*, entrant: Entrant, by: Any) -> None:
 def check_in_open(*, tournament: Tournament, by: Any) -> None:
     with transaction.atomic():
         tournament = _lock(tournament)
-        _check_runs(tournament, by)
+        check_runs(tournament, by)
         if tournament.status != Status.REGISTRATION:
             raise Conflict("check-in follows registration")
         tournament.status = Status.CHECK_IN
@@ -202,7 +228,7 @@ def seeding_apply(
         raise TournamentUserError(f"seeding is one of: {', '.join(SEEDING_METHODS)}")
     with transaction.atomic():
         tournament = _lock(tournament)
-        _check_runs(tournament, by)
+        check_runs(tournament, by)
         if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
             raise Conflict("seeding happens before the start")
         active = list(tournament.entrants.filter(status__in=adapters.ACTIVE))
@@ -234,12 +260,10 @@ def seeding_apply(
 def stage_start(*, tournament: Tournament, by: Any) -> Stage:
     with transaction.atomic():
         tournament = _lock(tournament)
-        _check_runs(tournament, by)
+        check_runs(tournament, by)
         if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
             raise Conflict("this tournament has already started")
-        if tournament.status == Status.CHECK_IN:
-            no_shows = tournament.entrants.filter(status=Entrant.Status.REGISTERED)
-            no_shows.update(status=Entrant.Status.WITHDRAWN, seed=None)
+        withdraw_no_shows(tournament)
         seeded = adapters.seeded_entrants_for(tournament)
         if len(seeded) < 2:
             raise Conflict("at least two seeded entrants are needed; apply a seeding first")
@@ -268,6 +292,13 @@ def stage_start(*, tournament: Tournament, by: Any) -> Stage:
         audit(tournament, by, "stage.started", stage=stage.number, entrants=len(seeded))
         _advance(stage)
         return stage
+
+
+def withdraw_no_shows(tournament: Tournament) -> None:
+    """At the start, entrants who did not check in (when check-in was held) are out."""
+    if tournament.status == Status.CHECK_IN:
+        no_shows = tournament.entrants.filter(status=Entrant.Status.REGISTERED)
+        no_shows.update(status=Entrant.Status.WITHDRAWN, seed=None)
 
 
 def _create_bracket(stage: Stage, entrants: int) -> None:
@@ -517,7 +548,7 @@ def match_report_result(
     depends on it has started, unless a staff admin forces it with a reason."""
     with transaction.atomic():
         tournament = _lock(match.stage.tournament)
-        _check_runs(tournament, by)
+        check_runs(tournament, by)
         match = Match.objects.select_for_update().get(pk=match.pk)
         if match.home is None or match.away is None:
             raise Conflict("this match does not have both entrants yet")

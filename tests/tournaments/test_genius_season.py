@@ -155,3 +155,35 @@ def test_garnets_never_go_below_zero(season):
         reason="deal",
     )
     assert seasons.balances(tournament) == {cast[0].pk: 1, cast[1].pk: 2}
+
+
+def test_a_ledger_entry_names_only_this_seasons_entrants(season):
+    tournament, cast, _ = season
+    host = tournament.organiser
+    with pytest.raises(services.TournamentUserError, match="must be in this season"):
+        seasons.ledger_record(
+            tournament=tournament, by=host, kind="award", entrant=999999, amount=1, reason="x"
+        )
+    with pytest.raises(services.TournamentUserError, match="a transfer needs"):
+        seasons.ledger_record(
+            tournament=tournament,
+            by=host,
+            kind="transfer",
+            entrant=cast[0].pk,
+            amount=1,
+            reason="x",
+        )
+
+
+def test_an_anonymous_visitor_decides_nothing(season):
+    from django.contrib.auth.models import AnonymousUser
+
+    tournament, cast, episode = season
+    seasons.main_match_record(
+        episode=episode,
+        by=tournament.organiser,
+        winners=[cast[0].pk],
+        losers=[c.pk for c in cast[1:]],
+    )
+    with pytest.raises(Forbidden):
+        seasons.candidates_choose(episode=episode, by=AnonymousUser(), chosen=[cast[5].pk])

@@ -42,7 +42,7 @@ def test_a_best_of_three_final_is_played_as_games_and_decides_the_tournament(
         played += 1
     match.refresh_from_db()
     assert 2 <= played <= 3 and match.status == Match.Status.FINISHED
-    assert max(match.home_score, match.away_score) == 2
+    assert max(match.home_score, match.away_score) >= 2  # a High Card draw counts half
     assert match.metrics["scores"][0] + match.metrics["scores"][1] > 0
     homes = list(match.match_games.values_list("home_seat", flat=True))
     assert homes[:2] == [0, 1]  # sides alternate between games

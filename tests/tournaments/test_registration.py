@@ -109,3 +109,25 @@ def test_manual_and_random_seeding(tournament):
     assert sorted(e.seed for e in shuffled) == [1, 2, 3]
     with pytest.raises(Forbidden):
         services.seeding_apply(tournament=tournament, by=entrants[0].user, method="random")
+
+
+def test_a_taken_address_or_a_bad_ruleset_is_refused_up_front():
+    register_tiny()
+    host = organiser()
+    fields = {"name": "x", "game": "high_card", "format": "swiss"}
+    services.tournament_create(organiser=host, slug="same", **fields)
+    with pytest.raises(Conflict, match="is taken"):
+        services.tournament_create(organiser=host, slug="same", **fields)
+    with pytest.raises(services.TournamentUserError, match="hand_size"):
+        services.tournament_create(organiser=host, slug="b", ruleset={"hand_size": 0}, **fields)
+    with pytest.raises(services.TournamentUserError, match="from 0 to 86400"):
+        services.tournament_create(organiser=host, slug="c", time_control={"reserve": -1}, **fields)
+    with pytest.raises(services.TournamentUserError, match="season rules"):
+        services.tournament_create(
+            organiser=host,
+            slug="d",
+            name="s",
+            game="high_card",
+            format="genius",
+            format_options={"final_best_of": 2},
+        )
