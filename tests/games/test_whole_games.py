@@ -16,7 +16,23 @@ from games.services import SeatSpec
 from hosting.identity import Guest
 from tests.games.hosting_helpers import FakeClock, claim, create_game, organiser_client
 
-ENGINES = [("drafting_trios", 2), ("dropmix", 2), ("dropmix", 4)]
+ENGINES = [
+    ("drafting_trios", 2),
+    ("dropmix", 2),
+    ("dropmix", 4),
+    ("color_clash", 2),
+    ("color_clash", 3),
+]
+
+
+def choose(engine, key: str, state: dict, seat: int, legal: list[dict], rng) -> dict:
+    """Color Clash rounds under uniformly random play run to ~1,300 actions; its computer
+    player (which reads the state, as only a test may) keeps them short. Others play random."""
+    if key == "color_clash":
+        pick = engine.bots["heuristic"](state, seat, rng)
+        if pick in legal:
+            return pick
+    return rng.choice(legal)
 
 
 def assert_no_leak(engine, state: dict, seat: int | None, delivered: dict, rng) -> None:
@@ -43,7 +59,9 @@ def test_players_finish_a_whole_game_through_the_http_api_alone(
         state = players[0].state(game_id)
         if state["status"] != "running":
             break
-        movers = [(p, p.legal(game_id)) for p in players]
+        # Players whose clock runs move; optional moves (a Catch) are left to engine tests.
+        owing = [p for p in players if state["clocks"][str(p.seat)]["running"]]
+        movers = [(p, p.legal(game_id)) for p in owing]
         movers = [(p, legal) for p, legal in movers if legal]
         if not movers:  # only the rules' own windows are open: let the server close them
             clock.advance(min(w["remaining"] for w in state["windows"]) + 0.01)
@@ -67,11 +85,12 @@ def test_players_finish_a_whole_game_through_the_http_api_alone(
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("key, seats", [("drafting_trios", 2), ("dropmix", 3)])
+@pytest.mark.parametrize("key, seats", [("drafting_trios", 2), ("dropmix", 3), ("color_clash", 3)])
 def test_every_sse_message_of_a_whole_game_carries_only_its_viewers_view(
-    key, seats, asgi_server, settings, postgres_only
+    key, seats, asgi_server, settings, postgres_only, monkeypatch
 ):
-    settings.BOT_DELAY_SECONDS = (0, 0)
+    clock = FakeClock()
+    monkeypatch.setattr("games.services.now", clock)
     engine = engines.get(key)
     game = services.game_create(engine_key=key, seats=[SeatSpec() for _ in range(seats)])
     tokens = [
@@ -104,13 +123,16 @@ def test_every_sse_message_of_a_whole_game_carries_only_its_viewers_view(
         current = GameSession.objects.get(pk=game.pk)
         if current.status != "running":
             break
-        movers = [s for s in range(seats) if engine.legal_actions(current.state, s)]
-        if not movers:
-            services.enforce_deadline(game_id=game.pk)  # windows close by the clock
+        movers = [s for s in range(seats) if engine.decision(current.state, s) is not None]
+        if not movers:  # only the rules' own windows are open: the server closes them
+            clock.advance(min(w["deadline"] for w in current.windows) - clock.now + 0.01)
+            services.enforce_deadline(game_id=game.pk)
             continue
         seat = rng.choice(movers)
-        action = rng.choice(engine.legal_actions(current.state, seat))
-        services.act(game_id=game.pk, seat=seat, action=action)
+        legal = engine.legal_actions(current.state, seat)
+        services.act(
+            game_id=game.pk, seat=seat, action=choose(engine, key, current.state, seat, legal, rng)
+        )
     for thread in threads:
         thread.join(60)
 
