@@ -5,7 +5,7 @@ Players are ordinary users; guests have no account (see ``hosting.identity``).
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
 
 ORGANISER = "organiser"
 STAFF_ADMIN = "staff admin"
@@ -26,3 +26,11 @@ def is_organiser(user: AbstractBaseUser | AnonymousUser) -> bool:
 
 def is_staff_admin(user: AbstractBaseUser | AnonymousUser) -> bool:
     return has_role(user, STAFF_ADMIN)
+
+
+def grant(user: AbstractBaseUser, role: str) -> None:
+    """Give ``user`` a role; the group is made if a flushed database lost it."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
+    group, _ = Group.objects.get_or_create(name=role)
+    user.groups.add(group)

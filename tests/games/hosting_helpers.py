@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
 from games import engines
 from games.engines.base import Engine
-from hosting.roles import ORGANISER
+from hosting.roles import ORGANISER, grant
 from tests.games.engines import tiny
 
 
@@ -32,7 +31,7 @@ def register_tiny() -> Engine:
 
 def organiser_client(django_user_model, username: str = "org") -> APIClient:
     user = django_user_model.objects.create_user(username, password="pw-organiser-123")
-    user.groups.add(Group.objects.get(name=ORGANISER))
+    grant(user, ORGANISER)
     client = APIClient()
     client.force_authenticate(user)
     return client

@@ -3,7 +3,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from hosting.identity import guest_for, guest_from_token
-from hosting.roles import ORGANISER, STAFF_ADMIN, is_organiser, is_staff_admin
+from hosting.roles import ORGANISER, ROLES, STAFF_ADMIN, grant, is_organiser, is_staff_admin
 
 pytestmark = pytest.mark.django_db
 
@@ -48,9 +48,9 @@ def test_log_in_and_log_out(client):
 def test_roles_are_groups():
     user = get_user_model().objects.create_user("org")
     assert not is_organiser(user)
-    user.groups.add(Group.objects.get(name=ORGANISER))
+    grant(user, ORGANISER)
     assert is_organiser(user) and not is_staff_admin(user)
-    user.groups.add(Group.objects.get(name=STAFF_ADMIN))
+    grant(user, STAFF_ADMIN)
     assert is_staff_admin(user)
 
 
@@ -69,3 +69,14 @@ def test_a_tampered_guest_token_is_refused():
     token = new_guest().token
     assert guest_from_token(token[:-2] + "xx") is None
     assert guest_from_token("not a token") is None
+
+
+def test_the_roles_migration_makes_both_groups():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("hosting.migrations.0001_roles")
+    Group.objects.filter(name__in=ROLES).delete()
+    migration.create_roles(apps, None)
+    assert set(Group.objects.filter(name__in=ROLES).values_list("name", flat=True)) == set(ROLES)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 
-from hosting.roles import ORGANISER, STAFF_ADMIN
+from hosting.roles import ORGANISER, STAFF_ADMIN, grant
 from tests.games.hosting_helpers import register_tiny
 from tournaments import services
 from tournaments.models import Tournament
@@ -14,7 +13,7 @@ from tournaments.models import Tournament
 def user(name: str, *roles: str):
     person = get_user_model().objects.create_user(name)
     for role in roles:
-        person.groups.add(Group.objects.get(name=role))
+        grant(person, role)
     return person
 
 

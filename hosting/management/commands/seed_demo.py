@@ -10,11 +10,10 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from hosting.roles import ORGANISER
+from hosting.roles import ORGANISER, grant
 from tournaments.models import Entrant, Tournament
 
 DEMO_PLAYERS = ["ada", "brook", "cyrus", "dana", "eli", "fern"]
@@ -30,7 +29,7 @@ class Command(BaseCommand):
         organiser, _ = users.objects.get_or_create(username="organiser")
         organiser.set_password(password)
         organiser.save()
-        organiser.groups.add(Group.objects.get(name=ORGANISER))
+        grant(organiser, ORGANISER)
 
         tournament, _ = Tournament.objects.update_or_create(
             slug="demo-season",
