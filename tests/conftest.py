@@ -105,6 +105,21 @@ def asgi_server(transactional_db) -> str:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
+    _close_server_connections()
+
+
+def _close_server_connections() -> None:
+    """The server's worker threads keep database connections that outlive it; on PostgreSQL
+    they would block dropping the test database at the end of the run."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture
