@@ -90,3 +90,27 @@ def test_a_computer_player_answers_through_the_worker(redis_url, celery_queue, s
         assert engine.decision(state, 1) is None and engine.decision(state, 0) is not None
         services.act(game_id=game.pk, seat=0, action=engine.legal_actions(state, 0)[0])
         assert wait_for(lambda: GameEvent.objects.filter(game=game, seat=1).count() == 2, 10)
+
+
+def test_a_death_match_reserve_running_out_loses_it_by_the_worker(redis_url, celery_queue):
+    """Drafting Trios: the EC drafts, the DMO never does; the DMO's pick allowance and then its
+    reserve run out with nobody calling the server, and the worker makes the DMO lose."""
+    from games import engines
+
+    engine = engines.get("drafting_trios")
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
+        game = services.game_create(
+            engine_key="drafting_trios",
+            seats=[SeatSpec(role="EC"), SeatSpec(role="DMO")],
+            time_control={"allowances": {"draft": 1.0}, "reserve": 0.5},
+        )
+        game.seats.update(guest_id="g")
+        game = services.game_start(game_id=game.pk)
+        services.act(game_id=game.pk, seat=0, action=engine.legal_actions(game.state, 0)[0])
+        dmo_deadline = GameSession.objects.get(pk=game.pk).next_deadline
+        assert wait_for(lambda: GameSession.objects.get(pk=game.pk).status == "finished", 6)
+    finished = GameSession.objects.get(pk=game.pk)
+    assert finished.outcome["winners"] == [0] and finished.outcome["reason"] == "timeout"
+    timeout = finished.log.get(seat=None)
+    assert timeout.action == {"type": "timeout", "seats": [1]}
+    assert 0 <= (timeout.at - dmo_deadline).total_seconds() < 1.0
