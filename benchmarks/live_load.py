@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import http.cookiejar
 import itertools
 import json
@@ -32,13 +33,14 @@ import os
 import random
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -79,6 +81,8 @@ class Stats:
     # (game, version) -> the deadline (epoch seconds) pending at that version
     deadlines: dict[tuple[int, int], float] = field(default_factory=dict)
     requests: int = 0
+    transport_errors: int = 0
+    stream_drops: int = 0
     stale: int = 0
     refused: int = 0
     errors: int = 0
@@ -117,18 +121,23 @@ class Server:
     url: str
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
 
-    def start(self, workers: int, celery_concurrency: int, scratch: Path) -> None:
+    def start(self, args: argparse.Namespace, scratch: Path) -> None:
         python = sys.executable
-        port = self.url.rsplit(":", 1)[1]
-        commands = {
-            "uvicorn": [
+        port, workers = str(args.port), str(args.workers)
+        web = [python, __file__, "--serve-web", "--port", port, "--workers", workers]
+        if args.profile:
+            web += ["--profile", str(Path(args.profile).resolve())]
+        if args.stock_uvicorn:
+            web = [
                 *(python, "-m", "uvicorn", "hosting.asgi:application", "--host", "127.0.0.1"),
-                *("--port", port, "--workers", str(workers), "--lifespan", "off"),
+                *("--port", port, "--workers", workers, "--lifespan", "off"),
                 *("--log-level", "warning", "--timeout-graceful-shutdown", "3"),
-            ],
+            ]
+        commands = {
+            "uvicorn": web,
             "celery worker": [
                 *(python, "-m", "celery", "-A", "hosting", "worker", "--loglevel=WARNING"),
-                f"--concurrency={celery_concurrency}",
+                f"--concurrency={args.celery_concurrency}",
             ],
             "celery beat": [
                 *(python, "-m", "celery", "-A", "hosting", "beat", "--loglevel=WARNING"),
@@ -177,6 +186,40 @@ class Server:
         return used
 
 
+def serve_web(port: int, workers: int, profile: str | None) -> None:
+    """``uvicorn --workers N`` as the CLI runs it, but on a listening socket created as TCP.
+
+    The CLI binds with ``socket.socket(AF_INET)``, whose ``proto`` is 0, and asyncio sets
+    TCP_NODELAY only on sockets whose ``proto`` is IPPROTO_TCP: with ``--workers`` every
+    response on a kept-alive connection (headers and body are two writes) then waits for the
+    client's delayed ACK, 40 ms on Linux. ``--stock-uvicorn`` runs the CLI to show it.
+    """
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(
+        "hosting.asgi:application",
+        host="127.0.0.1",
+        port=port,
+        workers=workers,
+        lifespan="off",
+        log_level="warning",
+        timeout_graceful_shutdown=3,
+    )
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.set_inheritable(True)
+    if profile:  # one process, so that one profile covers every request
+        # uvicorn re-raises the SIGTERM it stopped on; ignored, the profile is still written.
+        signal.signal(signal.SIGTERM, lambda *_: None)
+        cProfile.runctx("uvicorn.Server(config).run(sockets=[sock])", globals(), locals(), profile)
+    elif workers == 1:
+        uvicorn.Server(config).run(sockets=[sock])
+    else:
+        Multiprocess(config, sockets=[sock]).run()
+
+
 def _proc_stats() -> Iterator[tuple[int, str, list[str]]]:
     """(pid, command name, fields after the name) of every process in /proc."""
     for entry in Path("/proc").iterdir():
@@ -210,8 +253,8 @@ def client_cpu() -> float:
 def machine_busy() -> float:
     """CPU seconds every process on the machine used (other sessions share these 2 cores)."""
     fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = fields[3] + fields[4]  # idle + iowait
-    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+    user, nice, system, _idle, _iowait, irq, softirq = fields[:7]  # not steal: the host's
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
 # -- setup ------------------------------------------------------------------------------------
@@ -254,6 +297,19 @@ async def log_in(organiser: httpx.AsyncClient, password: str) -> None:
         raise SystemExit(f"the organiser could not log in ({response.status_code})")
 
 
+async def send(
+    client: httpx.AsyncClient, stats: Stats, method: str, url: str, **kwargs: Any
+) -> httpx.Response:
+    """One request, sent again once if the connection failed under it (a kept-alive connection
+    the server closed meanwhile): actions carry a client action id, so a repeat is safe."""
+    stats.requests += 1
+    try:
+        return await client.request(method, url, **kwargs)
+    except httpx.TransportError:
+        stats.transport_errors += 1
+        return await client.request(method, url, **kwargs)
+
+
 def csrf(organiser: httpx.AsyncClient) -> dict[str, str]:
     return {"X-CSRFToken": organiser.cookies["csrftoken"]}
 
@@ -276,8 +332,9 @@ async def stall_time_control(run: Run, allowance: float) -> dict[str, Any]:
     probe = await create_game(run, {})
     phases = probe["time_control"]["allowances"]
     wanted = {"allowances": dict.fromkeys(phases, allowance), "reserve": 0}
-    response = await run.organiser.post(
-        "/api/games/", json=game_spec(run.engine, run.seats, wanted), headers=csrf(run.organiser)
+    spec = game_spec(run.engine, run.seats, wanted)
+    response = await send(
+        run.organiser, run.stats, "POST", "/api/games/", json=spec, headers=csrf(run.organiser)
     )
     if response.status_code == 201:
         return wanted
@@ -297,8 +354,9 @@ def game_spec(engine: str, seats: int, time_control: dict[str, Any]) -> dict[str
 
 async def create_game(run: Run, time_control: dict[str, Any]) -> dict[str, Any]:
     spec = game_spec(run.engine, run.seats, time_control)
-    response = await run.organiser.post("/api/games/", json=spec, headers=csrf(run.organiser))
-    run.stats.requests += 1
+    response = await send(
+        run.organiser, run.stats, "POST", "/api/games/", json=spec, headers=csrf(run.organiser)
+    )
     if response.status_code != 201:
         raise SystemExit(f"creating a {run.engine} game failed: {response.text[:300]}")
     return response.json()
@@ -342,19 +400,27 @@ class Bot:
         arrivals are timed even while this seat's action is in flight."""
         decide = asyncio.create_task(self.decide())
         try:
-            timeout = httpx.Timeout(30.0, read=None)
-            url = f"/live/games/{self.game}/"
-            async with self.run.client.stream(
-                "GET", url, headers=self.headers, timeout=timeout
-            ) as response:
-                async for payload in sse_payloads(response):
-                    self.arrived(payload)
-                    if payload["status"] != "running":
-                        break
+            while self.latest.get("status", "running") == "running":
+                try:
+                    await self.read_stream()
+                except httpx.TransportError:
+                    self.run.stats.stream_drops += 1  # reconnect, resuming after the last seen
         finally:
             decide.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await decide
+
+    async def read_stream(self) -> None:
+        headers = dict(self.headers)
+        if self.latest:
+            headers["Last-Event-ID"] = str(self.latest["version"])
+        timeout = httpx.Timeout(30.0, read=None)
+        url = f"/live/games/{self.game}/"
+        async with self.run.client.stream("GET", url, headers=headers, timeout=timeout) as response:
+            async for payload in sse_payloads(response):
+                self.arrived(payload)
+                if payload["status"] != "running":
+                    return
 
     def arrived(self, payload: dict[str, Any]) -> None:
         moment, version = time.perf_counter(), payload["version"]
@@ -374,6 +440,8 @@ class Bot:
 
     async def record_deadline(self, version: int) -> None:
         async with self.run.db_lock:
+            if self.run.stopping:
+                return
             cursor = await self.run.db.execute(
                 "SELECT version, next_deadline FROM games_gamesession WHERE id = %s", (self.game,)
             )
@@ -397,10 +465,10 @@ class Bot:
     async def act(self) -> None:
         stats = self.run.stats
         started = time.perf_counter()
-        legal = await self.run.client.get(f"/api/games/{self.game}/legal", headers=self.headers)
+        url = f"/api/games/{self.game}/legal"
+        legal = await send(self.run.client, stats, "GET", url, headers=self.headers)
         if self.run.measuring(started):
             stats.legal_ms.append((time.perf_counter() - started) * 1000)
-        stats.requests += 1
         if legal.status_code != 200:
             stats.errors += 1
             return
@@ -414,9 +482,8 @@ class Bot:
         }
         url = f"/api/games/{self.game}/actions"
         started = time.perf_counter()
-        response = await self.run.client.post(url, json=body, headers=self.headers)
+        response = await send(self.run.client, stats, "POST", url, json=body, headers=self.headers)
         done = time.perf_counter()
-        stats.requests += 1
         if not self.run.measuring(started):
             return
         if response.status_code == 200:
@@ -438,8 +505,9 @@ async def keep_game_running(run: Run, slot: int) -> None:
         game = (await create_game(run, time_control))["game"]
         bots = []
         for number in range(run.seats):
-            claim = await run.client.post(f"/api/games/{game}/seats/{number}/claim")
-            run.stats.requests += 1
+            claim = await send(
+                run.client, run.stats, "POST", f"/api/games/{game}/seats/{number}/claim"
+            )
             if claim.status_code != 201:
                 raise RuntimeError(
                     f"claiming a seat failed ({claim.status_code}): {claim.text[:300]}"
@@ -449,10 +517,10 @@ async def keep_game_running(run: Run, slot: int) -> None:
         followers = [asyncio.create_task(bot.follow()) for bot in bots]
         try:
             await asyncio.sleep(0.2)  # the streams open before the game starts
-            response = await run.organiser.post(
-                f"/api/games/{game}/start", headers=csrf(run.organiser)
+            url = f"/api/games/{game}/start"
+            response = await send(
+                run.organiser, run.stats, "POST", url, headers=csrf(run.organiser)
             )
-            run.stats.requests += 1
             if response.status_code != 200:
                 raise SystemExit(f"starting game {game} failed: {response.text[:300]}")
             run.stats.games_started += 1
@@ -466,47 +534,54 @@ async def keep_game_running(run: Run, slot: int) -> None:
 # -- the phases -------------------------------------------------------------------------------
 
 
-async def baseline(client: httpx.AsyncClient, concurrency: int, seconds: float) -> float:
-    """Requests/s of ``GET /api/ping`` with ``concurrency`` closed loops (after a warm-up)."""
-    counted = 0
+async def baseline(client: httpx.AsyncClient, concurrency: int, seconds: float) -> Stats:
+    """``GET /api/ping`` with ``concurrency`` closed loops; counts answers after a warm-up."""
+    stats = Stats()
     warm_until = time.perf_counter() + min(3.0, seconds / 4)
     end = warm_until + seconds
 
     async def loop() -> None:
-        nonlocal counted
         while (moment := time.perf_counter()) < end:
-            response = await client.get("/api/ping")
+            response = await send(client, stats, "GET", "/api/ping")
             if response.status_code == 200 and moment >= warm_until:
-                counted += 1
+                stats.action_ms.append((time.perf_counter() - moment) * 1000)
 
     await asyncio.gather(*(loop() for _ in range(concurrency)))
-    return counted / seconds
+    return stats
 
 
-async def load(run: Run, warmup: float, seconds: float) -> None:
-    """Start every game, measure for ``seconds`` once all are running, then stop."""
+async def load(
+    run: Run, warmup: float, seconds: float, cpu_seconds: Callable[[], dict[str, float]]
+) -> dict[str, float]:
+    """Start every game, measure for ``seconds`` once all are running, then stop; returns the
+    cores each part used while measuring."""
     slots = [asyncio.create_task(keep_game_running(run, slot)) for slot in range(run.games)]
-    started = time.perf_counter()
-    while run.stats.games_started < run.games and time.perf_counter() - started < 60:
-        await asyncio.sleep(0.2)
-        raise_failure(slots)
-    print(f"  {run.stats.games_started} games running after {time.perf_counter() - started:.1f} s")
-    await asyncio.sleep(warmup)
-    begin = time.perf_counter()
-    run.window = (begin, begin + seconds)
-    while (now := time.perf_counter()) < run.window[1]:
-        await asyncio.sleep(min(5.0, run.window[1] - now))
-        raise_failure(slots)
-        done = len(run.stats.action_ms)
-        print(
-            f"  {now - begin:5.1f} s: {done} actions ({done / max(now - begin, 1e-9):.0f}/s), "
-            f"p99 {percentile(run.stats.action_ms, 99):.0f} ms, "
-            f"{run.stats.games_finished} games finished"
-        )
-    run.stopping = True
-    for slot in slots:
-        slot.cancel()
-    await asyncio.gather(*slots, *run.background, return_exceptions=True)
+    try:
+        started = time.perf_counter()
+        while run.stats.games_started < run.games and time.perf_counter() - started < 60:
+            await asyncio.sleep(0.2)
+            raise_failure(slots)
+        elapsed = time.perf_counter() - started
+        print(f"  {run.stats.games_started} games running after {elapsed:.1f} s")
+        await asyncio.sleep(warmup)
+        before, begin = cpu_seconds(), time.perf_counter()
+        run.window = (begin, begin + seconds)
+        while time.perf_counter() < run.window[1]:
+            await asyncio.sleep(min(5.0, run.window[1] - time.perf_counter()))
+            raise_failure(slots)
+            done, elapsed = len(run.stats.action_ms), time.perf_counter() - begin
+            print(
+                f"  {elapsed:5.1f} s: {done} actions ({done / elapsed:.0f}/s), "
+                f"p99 {percentile(run.stats.action_ms, 99):.0f} ms, "
+                f"{run.stats.games_finished} games finished"
+            )
+        return cores_used(before, cpu_seconds(), time.perf_counter() - begin)
+    finally:
+        run.stopping = True
+        for slot in slots:
+            slot.cancel()
+        await asyncio.gather(*slots, return_exceptions=True)
+        await asyncio.gather(*run.background, return_exceptions=True)
 
 
 def raise_failure(slots: list[asyncio.Task]) -> None:
@@ -586,6 +661,7 @@ def summary(
         "stalled_games": round(run.stall_share * args.games),
         "seconds": round(seconds, 1),
         "web_workers": args.workers,
+        "tcp_nodelay": not args.stock_uvicorn,
         "baseline_ping_rps": round(ping_rps, 1),
         "actions_per_s": round(actions_per_s, 1),
         "actions": len(stats.action_ms),
@@ -604,13 +680,15 @@ def summary(
         },
         "stale_409": stats.stale,
         "refused_4xx": stats.refused,
+        "transport_retries": stats.transport_errors,
+        "stream_reconnects": stats.stream_drops,
         "errors": stats.errors,
         "games_finished": stats.games_finished,
-        "cpu_cores_used": {k: round(v / seconds, 2) for k, v in cpu.items()},
+        "cpu_cores_used": cpu,
         "server_cpu_ms_per_action": round(
             1000
             * sum(v for k, v in cpu.items() if k not in {"load client", "other"})
-            / max(1, len(stats.action_ms)),
+            / max(actions_per_s, 1e-9),
             1,
         ),
     }
@@ -641,7 +719,9 @@ def print_summary(figures: dict[str, Any]) -> None:
         f"p99 {figures['timer_p99_ms']} ms (target < {TARGETS['timer_p99_ms']:.0f}); "
         f"seen p99 {figures['timer_seen_p99_ms']} ms; {figures['timers_measured']}",
         f"refusals                   {figures['stale_409']} stale (409), "
-        f"{figures['refused_4xx']} other 4xx, {figures['errors']} errors",
+        f"{figures['refused_4xx']} other 4xx, {figures['errors']} errors, "
+        f"{figures['transport_retries']} requests resent and "
+        f"{figures['stream_reconnects']} streams reopened after a dropped connection",
         f"CPU cores used             {figures['cpu_cores_used']}; server CPU per action "
         f"{figures['server_cpu_ms_per_action']} ms",
         "targets met: "
@@ -669,18 +749,30 @@ async def measure(
         print(
             f"baseline: GET /api/ping, {concurrency} concurrent clients, {args.baseline_seconds} s"
         )
-        ping_rps = await baseline(client, concurrency, args.baseline_seconds)
-        print(f"  {ping_rps:.0f} req/s")
+        before, started = server.cpu_seconds(), time.perf_counter()
+        ping = await baseline(client, concurrency, args.baseline_seconds)
+        ping_cpu = cores_used(before, server.cpu_seconds(), time.perf_counter() - started)
+        ping_rps = len(ping.action_ms) / args.baseline_seconds
+        print(
+            f"  {ping_rps:.0f} req/s, p50 {percentile(ping.action_ms, 50):.0f} ms, "
+            f"p99 {percentile(ping.action_ms, 99):.0f} ms, {ping.transport_errors} resent; "
+            f"CPU cores used {ping_cpu}"
+        )
         run.stall_time_control = await stall_time_control(run, args.stall_allowance)
         print(f"load: {args.games} games of {args.engine}, {args.seconds} s measured")
-        cpu_before = server.cpu_seconds()
-        await load(run, args.warmup, args.seconds)
-        cpu = {name: used - cpu_before[name] for name, used in server.cpu_seconds().items()}
-        # Whatever else ran meanwhile (postgres counts every database's sessions, too).
-        cpu["other"] = cpu.pop("machine") - sum(cpu.values())
+        cpu = await load(run, args.warmup, args.seconds, server.cpu_seconds)
         await asyncio.sleep(0.5)
         late = await timer_lateness(run)
-        return summary(args, ping_rps, run, late, cpu)
+        figures = summary(args, ping_rps, run, late, cpu)
+        return {**figures, "baseline_cpu_cores_used": ping_cpu}
+
+
+def cores_used(before: dict[str, float], after: dict[str, float], seconds: float) -> dict:
+    """Cores each part used between two ``Server.cpu_seconds`` readings; ``other`` is the rest
+    of the machine (other sessions; postgres counts every database's sessions, too)."""
+    used = {name: (after[name] - before[name]) / seconds for name in before}
+    used["other"] = used.pop("machine") - sum(used.values())
+    return {name: round(cores, 2) for name, cores in used.items()}
 
 
 def parse_args() -> argparse.Namespace:
@@ -696,11 +788,21 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--stall-share", type=float, default=0.2, help="games with a stalling seat")
     parser.add_argument("--stall-allowance", type=float, default=1.0, help="their clock, seconds")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--stock-uvicorn", action="store_true", help="the plain uvicorn CLI (no TCP_NODELAY)"
+    )
+    parser.add_argument(
+        "--profile", metavar="FILE", help="cProfile the web server (one process) into FILE"
+    )
+    parser.add_argument("--serve-web", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
 
 def main() -> int:
     args = parse_args()
+    if args.serve_web:  # the web server child process
+        serve_web(args.port, args.workers, args.profile)
+        return 0
     db = f"bench_{datetime.now():%Y%m%d_%H%M%S}"
     url = f"http://127.0.0.1:{args.port}"
     password = secrets.token_urlsafe(16)
@@ -712,6 +814,7 @@ def main() -> int:
         "DEBUG": "0",  # DEBUG keeps every SQL query in memory: not what production runs
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "hosting.settings",
+        "PYTHONPATH": str(ROOT),  # uvicorn's spawned workers import hosting from here
     }
     redis.Redis.from_url(REDIS_URL).flushdb()
     create_database(db)
@@ -721,7 +824,7 @@ def main() -> int:
         prepare_django(env, password)
         scratch = Path(tempfile.mkdtemp(prefix="live-load-"))
         print(f"server logs: {scratch}")
-        server.start(args.workers, args.celery_concurrency, scratch)
+        server.start(args, scratch)
         try:
             server.wait_healthy()
             print(f"server: uvicorn x{args.workers}, celery worker and beat at {url}")
