@@ -254,6 +254,19 @@ def enforce_deadline(*, game_id: int) -> int:
         return applied
 
 
+def fresh_game(*, game_id: int) -> GameSession | None:
+    """The game as a read should see it, any overdue timeout applied first. The locking
+    transaction runs only when the row says something is due: most reads then cost one query
+    and never queue behind a write for the row lock."""
+    game = GameSession.objects.filter(pk=game_id).first()
+    if game is None or not game.is_running or game.next_deadline is None:
+        return game
+    if game.next_deadline.timestamp() > now():
+        return game
+    enforce_deadline(game_id=game_id)
+    return GameSession.objects.filter(pk=game_id).first()
+
+
 def bot_act(*, game_id: int, seat: int, version: int) -> bool:
     """A computer seat plays, if the game is still where it was when the move was scheduled."""
     with transaction.atomic():
