@@ -94,8 +94,8 @@ class Stats:
 class Run:
     """Shared state of the load phase."""
 
-    client: httpx.AsyncClient
-    organiser: httpx.AsyncClient
+    url: str
+    organiser: httpx.AsyncClient  # logged in; each game slot copies its cookies
     db: psycopg.AsyncConnection
     engine: str
     games: int
@@ -317,6 +317,7 @@ def csrf(organiser: httpx.AsyncClient) -> dict[str, str]:
 def new_client(url: str, *, cookies: bool) -> httpx.AsyncClient:
     client = httpx.AsyncClient(
         base_url=url,
+        verify=False,  # plain HTTP on 127.0.0.1: skip loading the CA bundle for every client
         timeout=httpx.Timeout(30.0),
         limits=httpx.Limits(max_connections=None, max_keepalive_connections=None),
     )
@@ -329,7 +330,7 @@ def new_client(url: str, *, cookies: bool) -> httpx.AsyncClient:
 async def stall_time_control(run: Run, allowance: float) -> dict[str, Any]:
     """Every phase of the engine at ``allowance`` seconds with no reserve, if the engine accepts
     that; otherwise its default allowances with no reserve (e.g. a 30 s minimum turn)."""
-    probe = await create_game(run, {})
+    probe = await create_game(run, run.organiser, {})
     phases = probe["time_control"]["allowances"]
     wanted = {"allowances": dict.fromkeys(phases, allowance), "reserve": 0}
     spec = game_spec(run.engine, run.seats, wanted)
@@ -352,10 +353,12 @@ def game_spec(engine: str, seats: int, time_control: dict[str, Any]) -> dict[str
     }
 
 
-async def create_game(run: Run, time_control: dict[str, Any]) -> dict[str, Any]:
+async def create_game(
+    run: Run, organiser: httpx.AsyncClient, time_control: dict[str, Any]
+) -> dict[str, Any]:
     spec = game_spec(run.engine, run.seats, time_control)
     response = await send(
-        run.organiser, run.stats, "POST", "/api/games/", json=spec, headers=csrf(run.organiser)
+        organiser, run.stats, "POST", "/api/games/", json=spec, headers=csrf(organiser)
     )
     if response.status_code != 201:
         raise SystemExit(f"creating a {run.engine} game failed: {response.text[:300]}")
@@ -378,9 +381,10 @@ async def sse_payloads(response: httpx.Response) -> AsyncIterator[dict[str, Any]
 @dataclass
 class Bot:
     run: Run
+    client: httpx.AsyncClient  # its own: one shared pool costs O(connections) per request
     game: int
     seat: int
-    token: str
+    token: str  # set once the seat is claimed
     stalled_seat: int | None  # the seat of this game that never acts, so its clock runs out
     latest: dict[str, Any] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -416,7 +420,7 @@ class Bot:
             headers["Last-Event-ID"] = str(self.latest["version"])
         timeout = httpx.Timeout(30.0, read=None)
         url = f"/live/games/{self.game}/"
-        async with self.run.client.stream("GET", url, headers=headers, timeout=timeout) as response:
+        async with self.client.stream("GET", url, headers=headers, timeout=timeout) as response:
             async for payload in sse_payloads(response):
                 self.arrived(payload)
                 if payload["status"] != "running":
@@ -466,7 +470,7 @@ class Bot:
         stats = self.run.stats
         started = time.perf_counter()
         url = f"/api/games/{self.game}/legal"
-        legal = await send(self.run.client, stats, "GET", url, headers=self.headers)
+        legal = await send(self.client, stats, "GET", url, headers=self.headers)
         if self.run.measuring(started):
             stats.legal_ms.append((time.perf_counter() - started) * 1000)
         if legal.status_code != 200:
@@ -482,7 +486,7 @@ class Bot:
         }
         url = f"/api/games/{self.game}/actions"
         started = time.perf_counter()
-        response = await send(self.run.client, stats, "POST", url, json=body, headers=self.headers)
+        response = await send(self.client, stats, "POST", url, json=body, headers=self.headers)
         done = time.perf_counter()
         if not self.run.measuring(started):
             return
@@ -500,51 +504,60 @@ class Bot:
 async def keep_game_running(run: Run, slot: int) -> None:
     """Keep one game going in this slot: when it ends, set up the next."""
     stalled_seat = run.seats - 1 if slot < round(run.stall_share * run.games) else None
-    while not run.stopping:
-        time_control = run.stall_time_control if stalled_seat is not None else {}
-        game = (await create_game(run, time_control))["game"]
-        bots = []
-        for number in range(run.seats):
-            claim = await send(
-                run.client, run.stats, "POST", f"/api/games/{game}/seats/{number}/claim"
-            )
+    async with new_client(run.url, cookies=True) as organiser:
+        organiser.cookies.update(run.organiser.cookies)
+        while not run.stopping:
+            await play_game(run, organiser, stalled_seat)
+
+
+async def play_game(run: Run, organiser: httpx.AsyncClient, stalled_seat: int | None) -> None:
+    time_control = run.stall_time_control if stalled_seat is not None else {}
+    game = (await create_game(run, organiser, time_control))["game"]
+    bots = [
+        Bot(run, new_client(run.url, cookies=False), game, number, "", stalled_seat)
+        for number in range(run.seats)
+    ]
+    followers: list[asyncio.Task] = []
+    try:
+        for bot in bots:
+            url = f"/api/games/{game}/seats/{bot.seat}/claim"
+            claim = await send(bot.client, run.stats, "POST", url)
             if claim.status_code != 201:
-                raise RuntimeError(
-                    f"claiming a seat failed ({claim.status_code}): {claim.text[:300]}"
-                )
-            token = claim.json()["token"]
-            bots.append(Bot(run, game, number, token, stalled_seat))
+                raise RuntimeError(f"claiming a seat failed ({claim.status_code}): {claim.text}")
+            bot.token = claim.json()["token"]
         followers = [asyncio.create_task(bot.follow()) for bot in bots]
-        try:
-            await asyncio.sleep(0.2)  # the streams open before the game starts
-            url = f"/api/games/{game}/start"
-            response = await send(
-                run.organiser, run.stats, "POST", url, headers=csrf(run.organiser)
-            )
-            if response.status_code != 200:
-                raise SystemExit(f"starting game {game} failed: {response.text[:300]}")
-            run.stats.games_started += 1
-            await asyncio.gather(*followers)
-            run.stats.games_finished += 1
-        finally:
-            for follower in followers:
-                follower.cancel()
+        await asyncio.sleep(0.2)  # the streams open before the game starts
+        url = f"/api/games/{game}/start"
+        response = await send(organiser, run.stats, "POST", url, headers=csrf(organiser))
+        if response.status_code != 200:
+            raise RuntimeError(f"starting game {game} failed: {response.text[:300]}")
+        run.stats.games_started += 1
+        await asyncio.gather(*followers)
+        run.stats.games_finished += 1
+    finally:
+        for follower in followers:
+            follower.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
+        for bot in bots:
+            await bot.client.aclose()
 
 
 # -- the phases -------------------------------------------------------------------------------
 
 
-async def baseline(client: httpx.AsyncClient, concurrency: int, seconds: float) -> Stats:
-    """``GET /api/ping`` with ``concurrency`` closed loops; counts answers after a warm-up."""
+async def baseline(url: str, concurrency: int, seconds: float) -> Stats:
+    """``GET /api/ping`` with ``concurrency`` closed loops, each its own client like a bot;
+    counts answers after a warm-up."""
     stats = Stats()
     warm_until = time.perf_counter() + min(3.0, seconds / 4)
     end = warm_until + seconds
 
     async def loop() -> None:
-        while (moment := time.perf_counter()) < end:
-            response = await send(client, stats, "GET", "/api/ping")
-            if response.status_code == 200 and moment >= warm_until:
-                stats.action_ms.append((time.perf_counter() - moment) * 1000)
+        async with new_client(url, cookies=False) as client:
+            while (moment := time.perf_counter()) < end:
+                response = await send(client, stats, "GET", "/api/ping")
+                if response.status_code == 200 and moment >= warm_until:
+                    stats.action_ms.append((time.perf_counter() - moment) * 1000)
 
     await asyncio.gather(*(loop() for _ in range(concurrency)))
     return stats
@@ -736,21 +749,18 @@ def print_summary(figures: dict[str, Any]) -> None:
 async def measure(
     args: argparse.Namespace, url: str, password: str, server: Server, db: str
 ) -> dict:
-    client = new_client(url, cookies=False)
-    organiser = new_client(url, cookies=True)
     async with (
-        client,
-        organiser,
+        new_client(url, cookies=True) as organiser,
         await psycopg.AsyncConnection.connect(f"{PG_SERVER}/{db}", autocommit=True) as conn,
     ):
         await log_in(organiser, password)
-        run = Run(client, organiser, conn, args.engine, args.games, args.seats, args.stall_share)
+        run = Run(url, organiser, conn, args.engine, args.games, args.seats, args.stall_share)
         concurrency = args.games * args.seats
         print(
             f"baseline: GET /api/ping, {concurrency} concurrent clients, {args.baseline_seconds} s"
         )
         before, started = server.cpu_seconds(), time.perf_counter()
-        ping = await baseline(client, concurrency, args.baseline_seconds)
+        ping = await baseline(url, concurrency, args.baseline_seconds)
         ping_cpu = cores_used(before, server.cpu_seconds(), time.perf_counter() - started)
         ping_rps = len(ping.action_ms) / args.baseline_seconds
         print(
