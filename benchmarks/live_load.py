@@ -41,6 +41,7 @@ import time
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -187,37 +188,49 @@ class Server:
 
 
 def serve_web(port: int, workers: int, profile: str | None) -> None:
-    """``uvicorn --workers N`` as the CLI runs it, but on a listening socket created as TCP.
+    """``uvicorn --workers N`` with two fixes to how the CLI binds its socket.
 
-    The CLI binds with ``socket.socket(AF_INET)``, whose ``proto`` is 0, and asyncio sets
-    TCP_NODELAY only on sockets whose ``proto`` is IPPROTO_TCP: with ``--workers`` every
-    response on a kept-alive connection (headers and body are two writes) then waits for the
-    client's delayed ACK, 40 ms on Linux. ``--stock-uvicorn`` runs the CLI to show it.
+    - The CLI binds with ``socket.socket(AF_INET)``, whose ``proto`` is 0, and asyncio sets
+      TCP_NODELAY only on sockets whose ``proto`` is IPPROTO_TCP: every response on a kept-alive
+      connection (headers and body are two writes) then waits for the client's delayed ACK,
+      40 ms on Linux.
+    - Its workers share one listening socket, and whichever is waiting in epoll takes the next
+      connection: a run left 293 streams on one worker and 27 on the other. Here each worker
+      binds its own socket with SO_REUSEPORT, and the kernel spreads connections evenly.
+
+    ``--stock-uvicorn`` runs the CLI instead, to show the difference.
     """
+    if workers > 1 and not profile:
+        command = [sys.executable, __file__, "--serve-web", "--port", str(port), "--workers", "1"]
+        children = [subprocess.Popen(command) for _ in range(workers)]
+        for child in children:
+            child.wait()  # the benchmark signals the whole process group
+        return
     import uvicorn
-    from uvicorn.supervisors import Multiprocess
 
     config = uvicorn.Config(
         "hosting.asgi:application",
         host="127.0.0.1",
         port=port,
-        workers=workers,
         lifespan="off",
         log_level="warning",
         timeout_graceful_shutdown=3,
     )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind(("127.0.0.1", port))
-    sock.set_inheritable(True)
     if profile:  # one process, so that one profile covers every request
-        # uvicorn re-raises the SIGTERM it stopped on; ignored, the profile is still written.
+        from asgiref.sync import SyncToAsync
+
+        # The Django code runs on asgiref's one sync thread: profile it there, separately.
+        sync_profile = cProfile.Profile()
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(1, initializer=sync_profile.enable)
+        # uvicorn re-raises the SIGTERM it stopped on; ignored, the profiles are still written.
         signal.signal(signal.SIGTERM, lambda *_: None)
         cProfile.runctx("uvicorn.Server(config).run(sockets=[sock])", globals(), locals(), profile)
-    elif workers == 1:
-        uvicorn.Server(config).run(sockets=[sock])
+        sync_profile.dump_stats(f"{profile}.sync")
     else:
-        Multiprocess(config, sockets=[sock]).run()
+        uvicorn.Server(config).run(sockets=[sock])
 
 
 def _proc_stats() -> Iterator[tuple[int, str, list[str]]]:
@@ -802,7 +815,9 @@ def parse_args() -> argparse.Namespace:
         "--stock-uvicorn", action="store_true", help="the plain uvicorn CLI (no TCP_NODELAY)"
     )
     parser.add_argument(
-        "--profile", metavar="FILE", help="cProfile the web server (one process) into FILE"
+        "--profile",
+        metavar="FILE",
+        help="cProfile the web server (one process): event loop into FILE, Django into FILE.sync",
     )
     parser.add_argument("--serve-web", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
