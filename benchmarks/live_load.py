@@ -203,8 +203,11 @@ def serve_web(port: int, workers: int, profile: str | None) -> None:
     if workers > 1 and not profile:
         command = [sys.executable, __file__, "--serve-web", "--port", str(port), "--workers", "1"]
         children = [subprocess.Popen(command) for _ in range(workers)]
+        # The benchmark signals the whole process group: outlive the workers, so that whoever
+        # waits for this process knows the port is free.
+        signal.signal(signal.SIGTERM, lambda *_: None)
         for child in children:
-            child.wait()  # the benchmark signals the whole process group
+            child.wait()
         return
     import uvicorn
 
