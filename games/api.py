@@ -56,8 +56,10 @@ def _game(game_id: int) -> GameSession:
 
 def _fresh_game(game_id: int) -> GameSession:
     """Reads apply any overdue timeout first, so nobody sees a clock past its deadline."""
-    services.enforce_deadline(game_id=game_id)
-    return _game(game_id)
+    game = services.fresh_game(game_id=game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    return game
 
 
 def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:

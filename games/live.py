@@ -25,8 +25,7 @@ KEEPALIVE_SECONDS = 15
 
 
 def _open(request: HttpRequest, game_id: int) -> tuple[GameSession | None, Seat | None]:
-    services.enforce_deadline(game_id=game_id)
-    game = GameSession.objects.filter(pk=game_id).first()
+    game = services.fresh_game(game_id=game_id)
     if game is None:
         return None, None
     seat, _ = seat_for(request, game)
@@ -34,8 +33,9 @@ def _open(request: HttpRequest, game_id: int) -> tuple[GameSession | None, Seat 
 
 
 def _payload(game_id: int, seat_number: int | None) -> dict:
-    game = GameSession.objects.get(pk=game_id)
-    seat = game.seats.get(number=seat_number) if seat_number is not None else None
+    # Sent once per version to every connection: the seats are read once, for both uses.
+    game = GameSession.objects.prefetch_related("seats").get(pk=game_id)
+    seat = next((s for s in game.seats.all() if s.number == seat_number), None)
     return game_payload(game, seat, services.now())
 
 

@@ -1,8 +1,42 @@
-"""ASGI entry point: live updates are Server-Sent Events, which need an async server."""
+"""ASGI entry point: live updates are Server-Sent Events, which need an async server.
+
+Every view but the SSE stream is sync, and so is every middleware. Django's stock ASGI handler
+runs them on per-request threads and hops between the event loop and that thread for each
+middleware hook (a dozen round trips per request, each a thread wake-up and a GIL hand-over),
+and database connections belong to a thread: each API request opened a new PostgreSQL
+connection (a server process fork) and each open SSE stream held one for its whole life, so a
+few hundred live seats exhausted ``max_connections`` (Django ticket #33497). This handler runs
+the whole sync middleware chain and view in one hop on the process's single sync thread,
+which keeps one persistent connection per process. The GIL allowed only one thread of Python
+at a time anyway, and every write path is a short transaction: scale with more processes.
+"""
 
 import os
 
+from asgiref.sync import sync_to_async
 from django.core.asgi import get_asgi_application
+from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.base import BaseHandler
+from django.http import HttpRequest, HttpResponseBase
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hosting.settings")
-application = get_asgi_application()
+
+
+class SharedThreadASGIHandler(ASGIHandler):
+    def __init__(self) -> None:
+        BaseHandler.__init__(self)
+        self.load_middleware(is_async=False)  # async views (the SSE stream) are adapted
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        # No ThreadSensitiveContext: sync_to_async(thread_sensitive=True) then uses the
+        # process's single sync thread (and its one database connection).
+        await self.handle(scope, receive, send)
+
+    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+
+get_asgi_application()  # sets Django up
+application = SharedThreadASGIHandler()
