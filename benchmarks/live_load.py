@@ -484,15 +484,9 @@ class Bot:
 
     async def act(self) -> None:
         stats = self.run.stats
-        started = time.perf_counter()
-        url = f"/api/games/{self.game}/legal"
-        legal = await send(self.client, stats, "GET", url, headers=self.headers)
-        if self.run.measuring(started):
-            stats.legal_ms.append((time.perf_counter() - started) * 1000)
-        if legal.status_code != 200:
-            stats.errors += 1
+        choices = await self.choices()
+        if choices is None:
             return
-        choices = legal.json()
         if not choices["actions"]:
             return  # e.g. a window opened meanwhile; the next version says what to do
         body = {
@@ -515,6 +509,23 @@ class Bot:
             stats.refused += 1
         else:
             stats.errors += 1
+
+
+    async def choices(self) -> dict[str, Any] | None:
+        """The seat's legal actions: from its latest SSE payload when the server sends them
+        there, else from ``GET /legal``."""
+        if "legal" in self.latest:
+            return {"actions": self.latest["legal"], "version": self.latest["version"]}
+        stats = self.run.stats
+        started = time.perf_counter()
+        url = f"/api/games/{self.game}/legal"
+        legal = await send(self.client, stats, "GET", url, headers=self.headers)
+        if self.run.measuring(started):
+            stats.legal_ms.append((time.perf_counter() - started) * 1000)
+        if legal.status_code != 200:
+            stats.errors += 1
+            return None
+        return legal.json()
 
 
 async def keep_game_running(run: Run, slot: int) -> None:

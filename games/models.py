@@ -49,6 +49,13 @@ class GameSession(models.Model):
     def __str__(self) -> str:
         return f"{self.engine} #{self.pk}"
 
+    @classmethod
+    def from_db(cls, db, field_names, values):  # type: ignore[no-untyped-def]
+        game = super().from_db(db, field_names, values)
+        # What a write found, so it schedules a timer only when the deadline moved.
+        game.loaded_deadline = game.__dict__.get("next_deadline")
+        return game
+
     @property
     def is_running(self) -> bool:
         return self.status == self.Status.RUNNING

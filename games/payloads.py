@@ -39,6 +39,9 @@ def game_payload(game: GameSession, seat: Seat | None, moment: float) -> dict[st
     }
     if game.state is not None:
         payload["view"] = engine.view(game.state, number)
+        if number is not None and game.is_running:
+            # A seat's own choices (they come from its own cards): one request saved per move.
+            payload["legal"] = engine.legal_actions(game.state, number)
         payload["clocks"] = {
             key: clocks.remaining(control, clock, moment) for key, clock in game.clocks.items()
         }

@@ -481,7 +481,9 @@ def _earliest_due(
 def _save(game: GameSession) -> None:
     game.save()
     game_id, version = game.id, game.version
-    deadline = game.next_deadline.timestamp() if game.next_deadline else None
+    # A task already waits for an unchanged deadline: one per deadline, not one per commit.
+    moved = game.next_deadline != getattr(game, "loaded_deadline", None)
+    deadline = game.next_deadline.timestamp() if game.next_deadline and moved else None
     bots = _bots_to_move(game)
     transaction.on_commit(lambda: timers.after_commit(game_id, version, deadline, bots))
 

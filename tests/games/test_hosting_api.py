@@ -71,7 +71,10 @@ def test_a_seat_sees_its_own_hand_and_nobody_elses(started, engine):
         view = player.state(game_id)["view"]
         assert view == engine.view(game.state, player.seat)
     spectator = bot_client("no-such-token").get(f"/api/games/{game_id}/").json()
-    assert "hand" not in spectator["view"]
+    assert "hand" not in spectator["view"] and "legal" not in spectator
+    first, second = (player.state(game_id) for player in players)
+    assert first["legal"] == engine.legal_actions(game.state, 0) and first["legal"]
+    assert second["legal"] == []  # not its turn
 
 
 def test_a_repeated_client_action_id_returns_the_first_answer(started):
