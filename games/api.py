@@ -132,12 +132,11 @@ class GameActionView(APIView):
             client_action_id=data.get("client_action_id"),
             expected_version=data.get("expected_version"),
         )
-        game = _game(game_id)
         return Response(
             {
                 "version": result.version,
                 "repeated": result.repeated,
-                "state": game_payload(game, seat, services.now()),
+                "state": game_payload(result.game, seat, services.now()),
             }
         )
 

@@ -50,6 +50,7 @@ class SeatSpec:
 @dataclass(frozen=True)
 class ActResult:
     version: int
+    game: GameSession
     repeated: bool = False
 
 
@@ -217,7 +218,7 @@ def act(
         if client_action_id:
             first = game.log.filter(seat=seat, client_action_id=client_action_id).first()
             if first is not None:
-                return ActResult(version=first.seq, repeated=True)
+                return ActResult(version=first.seq, game=game, repeated=True)
         engine = engine_for(game.engine)
         control = TimeControl.from_json(game.time_control, engine.default_time_control)
         moment = now()
@@ -242,7 +243,7 @@ def act(
             _save(game)
     if refusal is not None:
         raise refusal
-    return ActResult(version=game.version)
+    return ActResult(version=game.version, game=game)
 
 
 def _check_action_shape(action: Any, client_action_id: str | None) -> None:
