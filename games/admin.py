@@ -32,6 +32,11 @@ class GameEventAdmin(admin.ModelAdmin):
     list_display = ("game", "seq", "seat", "at")
     raw_id_fields = ("game",)
 
+    def get_queryset(self, request):  # type: ignore[no-untyped-def]
+        # Events name drawn and dealt cards: nobody, staff included, reads them mid-game.
+        ended = (GameSession.Status.FINISHED, GameSession.Status.ABORTED)
+        return super().get_queryset(request).filter(game__status__in=ended)
+
     def has_change_permission(self, request, obj=None) -> bool:
         return False  # the log is append-only; disputes correct games through services
 

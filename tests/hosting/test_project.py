@@ -120,3 +120,24 @@ def test_seed_demo_prints_the_organiser_password(django_user_model):
     assert organiser.check_password(password)
     call_command("seed_demo", stdout=StringIO())  # a second run refreshes, never duplicates
     assert django_user_model.objects.filter(username="organiser").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_no_running_games_secrets(admin_client):
+    from games import services
+    from games.services import SeatSpec
+    from hosting.identity import Guest
+    from tests.games.hosting_helpers import register_tiny
+
+    register_tiny()
+    game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
+    for number in (0, 1):
+        services.seat_claim(game_id=game.pk, number=number, guest=Guest(id=f"g{number}", name="x"))
+    game = services.game_start(game_id=game.pk)
+    services.act(
+        game_id=game.pk, seat=0, action={"type": "play", "card": game.state["hands"][0][0]}
+    )
+    page = admin_client.get(f"/admin/games/gamesession/{game.pk}/change/").content.decode()
+    assert game.seed not in page and '"hands"' not in page
+    events = admin_client.get("/admin/games/gameevent/").content.decode()
+    assert "0 game events" in events
