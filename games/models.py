@@ -7,6 +7,9 @@ import hashlib
 from django.conf import settings
 from django.db import models
 
+from games.clocks import TimeControl
+from games.engines.base import Engine
+
 
 class GameSession(models.Model):
     class Status(models.TextChoices):
@@ -63,6 +66,11 @@ class GameSession(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABORTED}
+
+    def control(self, engine: Engine) -> TimeControl:
+        """The stored time control (validated when the game was made), read against the
+        engine's phases."""
+        return TimeControl.from_json(self.time_control, engine.default_time_control)
 
     @property
     def revealed_seed(self) -> str | None:

@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from games import clocks, engines
-from games.clocks import TimeControl
 from games.models import GameSession, Seat
 
 
 def game_payload(game: GameSession, seat: Seat | None, moment: float) -> dict[str, Any]:
     engine = engines.get(game.engine)
-    control = TimeControl.from_json(game.time_control, engine.default_time_control)
+    control = game.control(engine)
     number = seat.number if seat is not None else None
     payload: dict[str, Any] = {
         "game": game.pk,

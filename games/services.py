@@ -188,7 +188,7 @@ def game_start(*, game_id: int) -> GameSession:
         engine = engine_for(game.engine)
         seats = game.seats.count()
         game.state = engine.setup(game.config, seats, StepRng(bytes.fromhex(game.seed), 0))
-        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        control = game.control(engine)
         game.clocks = {str(n): clocks.new_clock(control) for n in range(seats)}
         game.status = GameSession.Status.RUNNING
         game.started = timezone.now()
@@ -220,7 +220,7 @@ def act(
             if first is not None:
                 return ActResult(version=first.seq, game=game, repeated=True)
         engine = engine_for(game.engine)
-        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        control = game.control(engine)
         moment = now()
         changed = _apply_overdue(game, engine, control, moment)
         try:
@@ -268,7 +268,7 @@ def enforce_deadline(*, game_id: int) -> int:
         if game is None or not game.is_running:
             return 0
         engine = engine_for(game.engine)
-        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        control = game.control(engine)
         applied = _apply_overdue(game, engine, control, now())
         if applied:
             _save(game)
@@ -305,7 +305,7 @@ def bot_act(*, game_id: int, seat: int, version: int) -> bool:
         engine = engine_for(game.engine)
         if not player.is_computer or engine.decision(game.state, seat) is None:
             return False
-        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        control = game.control(engine)
         rng = random.Random(f"{game.seed}:{version}:{seat}:bot")
         action = engine.bots[player.bot or default_bot(engine)](game.state, seat, rng)
         _apply(game, engine, control, seat, action, f"bot-{version}", now())
@@ -367,7 +367,7 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
         player.kind = Seat.Kind.SUBSTITUTE
         player.bot = default_bot(engine)
         player.save(update_fields=["kind", "bot"])
-        control = TimeControl.from_json(game.time_control, engine.default_time_control)
+        control = game.control(engine)
         notice = {"type": "substitute", "seat": seat, "on": True}
         # Engines whose rules treat substitutes specially (Color Clash scoring) are told.
         with contextlib.suppress(IllegalAction):

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games import services as game_services
 from hosting.errors import Conflict, Forbidden
-from tournaments import services
+from tournaments import adapters, services
 from tournaments.formats import FormatError, genius, ledger
 from tournaments.models import (
     Entrant,
@@ -146,7 +146,7 @@ def season_start(*, tournament: Tournament, by: Any) -> Episode:
             raise Conflict("this season has already started")
         rules_for(tournament)
         services.withdraw_no_shows(tournament)
-        cast = services.adapters.seeded_entrants_for(tournament)
+        cast = adapters.seeded_entrants_for(tournament)
         if len(cast) < 3:
             raise Conflict("a season needs a seeded cast of at least three players")
         Stage.objects.create(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rest_framework.test import APIClient
@@ -76,3 +78,13 @@ def create_game(organiser: APIClient, engine: str, seats: int, **body) -> int:
     )
     assert response.status_code == 201, response.content
     return response.json()["game"]
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
+    """Poll ``condition`` until it holds or ``seconds`` pass (for workers and servers)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False

@@ -11,7 +11,7 @@ from games import engines, services
 from games.engines.conformance import canonical, replay
 from games.models import GameEvent, GameSession
 from games.services import SeatSpec
-from tests.games.hosting_helpers import register_tiny
+from tests.games.hosting_helpers import register_tiny, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,7 +72,7 @@ def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
     threads.append(threading.Thread(target=timer_loop))
     for thread in threads:
         thread.start()
-    finished = _wait(lambda: GameSession.objects.get(pk=game.pk).status == "finished", 120)
+    finished = wait_for(lambda: GameSession.objects.get(pk=game.pk).status == "finished", 120)
     stop.set()
     for thread in threads:
         thread.join(30)
@@ -114,12 +114,3 @@ def _guest(number: int):
     from hosting.identity import Guest
 
     return Guest(id=f"guest-{number}", name=f"Player {number}")
-
-
-def _wait(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False

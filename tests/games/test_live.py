@@ -11,7 +11,7 @@ from games import services
 from games.models import GameSession, Seat
 from games.services import SeatSpec
 from hosting.identity import Guest
-from tests.games.hosting_helpers import register_tiny
+from tests.games.hosting_helpers import register_tiny, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -106,16 +106,5 @@ def test_opening_and_closing_a_stream_marks_the_seat_connected_then_away(asgi_se
         lines = stream.iter_lines()
         assert next(line for line in lines if line.startswith("id: ")) == "id: 0"
         assert seat.get().connected
-    assert _eventually(lambda: not seat.get().connected)
+    assert wait_for(lambda: not seat.get().connected)
     assert seat.get().disconnected_at is not None
-
-
-def _eventually(condition, seconds: float = 5.0) -> bool:
-    import time
-
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False

@@ -11,7 +11,7 @@ from games.models import GameEvent, GameSession
 from games.services import SeatSpec
 from games.tasks import sweep_overdue
 from hosting.celery import app
-from tests.games.hosting_helpers import register_tiny
+from tests.games.hosting_helpers import register_tiny, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,15 +25,6 @@ def start_tiny_game(turn_seconds: float) -> GameSession:
     )
     game.seats.update(guest_id="g")  # both seats taken; nobody will act
     return services.game_start(game_id=game.pk)
-
-
-def wait_for(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_the_worker_applies_an_expiry_within_a_second_of_the_deadline(redis_url, celery_queue):
