@@ -102,6 +102,7 @@ class Run:
     games: int
     seats: int
     stall_share: float
+    think: float = 0.0
     stall_time_control: dict[str, Any] = field(default_factory=dict)
     stats: Stats = field(default_factory=Stats)
     window: tuple[float, float] = (math.inf, math.inf)  # measured interval (perf times)
@@ -226,11 +227,15 @@ def serve_web(port: int, workers: int, profile: str | None) -> None:
         from asgiref.sync import SyncToAsync
 
         # The Django code runs on asgiref's one sync thread: profile it there, separately.
-        sync_profile = cProfile.Profile()
+        # Each thread's own CPU time: wall time would charge the GIL waits of one thread to
+        # whatever it was doing when the other held the GIL.
+        sync_profile = cProfile.Profile(time.thread_time)
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(1, initializer=sync_profile.enable)
         # uvicorn re-raises the SIGTERM it stopped on; ignored, the profiles are still written.
         signal.signal(signal.SIGTERM, lambda *_: None)
-        cProfile.runctx("uvicorn.Server(config).run(sockets=[sock])", globals(), locals(), profile)
+        loop_profile = cProfile.Profile(time.thread_time)
+        loop_profile.runctx("uvicorn.Server(config).run(sockets=[sock])", globals(), locals())
+        loop_profile.dump_stats(profile)
         sync_profile.dump_stats(f"{profile}.sync")
     else:
         uvicorn.Server(config).run(sockets=[sock])
@@ -484,6 +489,8 @@ class Bot:
 
     async def act(self) -> None:
         stats = self.run.stats
+        if self.run.think:
+            await asyncio.sleep(random.uniform(0.5, 1.5) * self.run.think)
         choices = await self.choices()
         if choices is None:
             return
@@ -509,7 +516,6 @@ class Bot:
             stats.refused += 1
         else:
             stats.errors += 1
-
 
     async def choices(self) -> dict[str, Any] | None:
         """The seat's legal actions: from its latest SSE payload when the server sends them
@@ -702,6 +708,7 @@ def summary(
         "seconds": round(seconds, 1),
         "web_workers": args.workers,
         "tcp_nodelay": not args.stock_uvicorn,
+        "think_seconds": args.think,
         "baseline_ping_rps": round(ping_rps, 1),
         "actions_per_s": round(actions_per_s, 1),
         "actions": len(stats.action_ms),
@@ -781,7 +788,9 @@ async def measure(
         await psycopg.AsyncConnection.connect(f"{PG_SERVER}/{db}", autocommit=True) as conn,
     ):
         await log_in(organiser, password)
-        run = Run(url, organiser, conn, args.engine, args.games, args.seats, args.stall_share)
+        run = Run(
+            url, organiser, conn, args.engine, args.games, args.seats, args.stall_share, args.think
+        )
         concurrency = args.games * args.seats
         print(
             f"baseline: GET /api/ping, {concurrency} concurrent clients, {args.baseline_seconds} s"
@@ -824,6 +833,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--celery-concurrency", type=int, default=2)
     parser.add_argument("--stall-share", type=float, default=0.2, help="games with a stalling seat")
     parser.add_argument("--stall-allowance", type=float, default=1.0, help="their clock, seconds")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a bot waits before acting (uniform 0.5x-1.5x); 0 acts at once",
+    )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument(
         "--stock-uvicorn", action="store_true", help="the plain uvicorn CLI (no TCP_NODELAY)"

@@ -15,16 +15,18 @@ def seat_token(request: HttpRequest) -> str | None:
     return header[len(TOKEN_PREFIX) :].strip() if header.startswith(TOKEN_PREFIX) else None
 
 
-def seat_for(request: HttpRequest, game: GameSession) -> tuple[Seat | None, bool]:
-    """The seat, and whether it was proven by token (no CSRF needed) rather than session."""
+def seat_for(request: HttpRequest, game: GameSession | int) -> tuple[Seat | None, bool]:
+    """The seat, and whether it was proven by token (no CSRF needed) rather than session.
+    Takes the game or its id: acting needs only the seat, not the game read twice."""
+    seats = Seat.objects.filter(game_id=game if isinstance(game, int) else game.pk)
     token = seat_token(request)
     if token is not None:
-        return game.seats.filter(token_sha256=hash_token(token)).first(), True
+        return seats.filter(token_sha256=hash_token(token)).first(), True
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return game.seats.filter(user=user).first(), False
+        return seats.filter(user=user).first(), False
     guest_token = request.session.get(GUEST_SESSION_KEY)
     guest = guest_from_token(guest_token) if guest_token else None
     if guest is not None:
-        return game.seats.filter(guest_id=guest.id).first(), False
+        return seats.filter(guest_id=guest.id).first(), False
     return None, False

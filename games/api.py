@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
@@ -13,7 +14,7 @@ from rest_framework.views import APIView
 from games import services
 from games.access import seat_for
 from games.models import GameSession, Seat
-from games.payloads import game_payload
+from games.payloads import audience_key, dumps, game_payload
 from games.verification import verify_game
 from hosting.errors import Conflict, Forbidden, NotFound
 from hosting.identity import guest_for
@@ -62,9 +63,11 @@ def _fresh_game(game_id: int) -> GameSession:
     return game
 
 
-def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:
+def _my_seat(request: Request, game: GameSession | int, *, writing: bool) -> Seat:
     seat, by_token = seat_for(request, game)
     if seat is None:
+        if isinstance(game, int):
+            _game(game)  # an unknown game is a 404 rather than "no seat"
         raise Forbidden("you hold no seat in this game")
     if writing and not by_token:
         SessionAuthentication().enforce_csrf(request)
@@ -121,9 +124,8 @@ class GameStartView(APIView):
 
 
 class GameActionView(APIView):
-    def post(self, request: Request, game_id: int) -> Response:
-        game = _game(game_id)
-        seat = _my_seat(request, game, writing=True)
+    def post(self, request: Request, game_id: int) -> HttpResponse:
+        seat = _my_seat(request, game_id, writing=True)
         data = _valid(ActionInput, request.data)
         result = services.act(
             game_id=game_id,
@@ -132,13 +134,13 @@ class GameActionView(APIView):
             client_action_id=data.get("client_action_id"),
             expected_version=data.get("expected_version"),
         )
-        return Response(
-            {
-                "version": result.version,
-                "repeated": result.repeated,
-                "state": game_payload(result.game, seat, services.now()),
-            }
-        )
+        if result.payloads is None:
+            state = dumps(game_payload(result.game, seat, services.now()))
+        else:  # the payload this commit rendered for the seat's stream: not rendered twice
+            state = result.payloads[audience_key(seat.number)]
+        repeated = "true" if result.repeated else "false"
+        body = f'{{"version":{result.version},"repeated":{repeated},"state":{state}}}'
+        return HttpResponse(body, content_type="application/json")
 
 
 class SeatTokenView(APIView):

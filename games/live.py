@@ -1,6 +1,7 @@
 """``GET /live/games/<id>/``: Server-Sent Events, one message per committed version.
 
-Each connection gets only its own seat's payload (spectators the public one). The event id is
+Each connection gets only its own seat's payload (spectators the public one), as rendered once
+by the commit that made it: sending a version costs no database read. The event id is
 the version, so a reconnecting browser's ``Last-Event-ID`` resumes without a repeat. Opening
 and closing the stream marks the seat connected and disconnected (the grace before a
 substitute starts then).
@@ -9,7 +10,6 @@ substitute starts then).
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from games import services
 from games.access import seat_for
 from games.models import GameSession, Seat
-from games.payloads import game_payload
+from games.payloads import audience_key, dumps, game_payload
 from hosting import broadcast
 
 KEEPALIVE_SECONDS = 15
@@ -32,15 +32,29 @@ def _open(request: HttpRequest, game_id: int) -> tuple[GameSession | None, Seat 
     return game, seat
 
 
-def _payload(game_id: int, seat_number: int | None) -> dict:
-    # Sent once per version to every connection: the seats are read once, for both uses.
+def _current(game_id: int, number: int | None) -> broadcast.Update:
+    """The game as it is now, rendered for one audience: where a stream starts."""
     game = GameSession.objects.prefetch_related("seats").get(pk=game_id)
-    seat = next((s for s in game.seats.all() if s.number == seat_number), None)
-    return game_payload(game, seat, services.now())
+    seat = next((s for s in game.seats.all() if s.number == number), None)
+    text = dumps(game_payload(game, seat, services.now()))
+    return broadcast.Update(game.version, game.is_over, {audience_key(number): text})
 
 
-def _message(payload: dict) -> str:
-    return f"id: {payload['version']}\nevent: state\ndata: {json.dumps(payload)}\n\n"
+async def _newest(updates: asyncio.Queue) -> broadcast.Update | None:
+    """The next update, or the newest of a burst (streams send only the latest state); None
+    when nothing came for a while, so the stream can keep its connection alive."""
+    try:
+        update = await asyncio.wait_for(updates.get(), KEEPALIVE_SECONDS)
+    except TimeoutError:
+        return None
+    while not updates.empty():
+        newer = updates.get_nowait()
+        update = newer if newer.version > update.version else update
+    return update
+
+
+def _message(version: int, text: str) -> str:
+    return f"id: {version}\nevent: state\ndata: {text}\n\n"
 
 
 async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -48,32 +62,29 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     if game is None:
         return JsonResponse({"error": "not_found", "detail": f"no game {game_id}"}, status=404)
     number = seat.number if seat is not None else None
+    audience = audience_key(number)
     last_seen = request.headers.get("Last-Event-ID", "")
     resume_from = int(last_seen) if last_seen.isdigit() else -1
 
     async def events() -> AsyncIterator[str]:
         sent = resume_from
-        versions = await broadcast.subscribe(game_id)
+        updates = await broadcast.subscribe(game_id)  # before reading: no commit falls between
         if number is not None:
             await sync_to_async(services.mark_connected)(game_id=game_id, seat=number)
         try:
             yield "retry: 2000\n\n"
+            update = await sync_to_async(_current)(game_id, number)
             while True:
-                payload = await sync_to_async(_payload)(game_id, number)
-                if payload["version"] > sent:
-                    sent = payload["version"]
-                    yield _message(payload)
-                if payload["status"] in {"finished", "aborted"}:
-                    return
-                try:
-                    await asyncio.wait_for(versions.get(), KEEPALIVE_SECONDS)
-                except TimeoutError:
+                if update is None:
                     yield ": keep-alive\n\n"
-                    continue
-                while not versions.empty():  # a burst of commits is sent as its newest state
-                    versions.get_nowait()
+                elif update.version > sent and audience in update.parts:
+                    sent = update.version
+                    yield _message(update.version, update.parts[audience])
+                if update is not None and update.final:
+                    return
+                update = await _newest(updates)
         finally:
-            broadcast.unsubscribe(game_id, versions)
+            broadcast.unsubscribe(game_id, updates)
             if number is not None:
                 await sync_to_async(services.mark_disconnected)(game_id=game_id, seat=number)
 

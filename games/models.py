@@ -99,7 +99,7 @@ class Seat(models.Model):
     disconnected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["game", "number"]
+        ordering = ["game_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_seat_number_per_game"),
         ]
@@ -140,7 +140,7 @@ class GameEvent(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["game", "seq"]
+        ordering = ["game_id", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_event_per_version"),
             models.UniqueConstraint(

@@ -2,26 +2,50 @@
 
 The engine's ``view`` is the only game content sent; the rest is public (seats, clocks, seed
 commitment) or revealed after the end (the seed).
+
+Every commit renders each audience's payload once (``render_all``): the live streams of every
+web process then send those texts as they are, without reading the game again.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games import clocks, engines
 from games.models import GameSession, Seat
 
+PUBLIC = "public"  # the audience key of spectators; seats are keyed by their number
+
 
 def game_payload(game: GameSession, seat: Seat | None, moment: float) -> dict[str, Any]:
+    return _for_audience(game, _shared(game, moment), seat.number if seat is not None else None)
+
+
+def render_all(game: GameSession, moment: float) -> dict[str, str]:
+    """Every audience's payload as compact JSON, keyed by ``audience_key``."""
+    shared = _shared(game, moment)
+    audiences = [None, *(s.number for s in game.seats.all())]
+    return {audience_key(n): dumps(_for_audience(game, shared, n)) for n in audiences}
+
+
+def audience_key(seat_number: int | None) -> str:
+    return PUBLIC if seat_number is None else str(seat_number)
+
+
+def dumps(payload: dict[str, Any]) -> str:
+    """Compact JSON, which never contains a newline (the live framing relies on it)."""
+    return json.dumps(payload, separators=(",", ":"))
+
+
+def _shared(game: GameSession, moment: float) -> dict[str, Any]:
+    """The part every audience sees alike."""
     engine = engines.get(game.engine)
-    control = game.control(engine)
-    number = seat.number if seat is not None else None
     payload: dict[str, Any] = {
         "game": game.pk,
         "engine": game.engine,
         "status": game.status,
         "version": game.version,
-        "seat": number,
         "seed_sha256": game.seed_sha256,
         "seats": [
             {
@@ -37,10 +61,7 @@ def game_payload(game: GameSession, seat: Seat | None, moment: float) -> dict[st
         "time_control": game.time_control,
     }
     if game.state is not None:
-        payload["view"] = engine.view(game.state, number)
-        if number is not None and game.is_running:
-            # A seat's own choices (they come from its own cards): one request saved per move.
-            payload["legal"] = engine.legal_actions(game.state, number)
+        control = game.control(engine)
         payload["clocks"] = {
             key: clocks.remaining(control, clock, moment) for key, clock in game.clocks.items()
         }
@@ -51,4 +72,15 @@ def game_payload(game: GameSession, seat: Seat | None, moment: float) -> dict[st
     if game.is_over:
         payload["outcome"] = game.outcome
         payload["seed"] = game.seed
+    return payload
+
+
+def _for_audience(game: GameSession, shared: dict[str, Any], number: int | None) -> dict[str, Any]:
+    payload = {**shared, "seat": number}
+    if game.state is not None:
+        engine = engines.get(game.engine)
+        payload["view"] = engine.view(game.state, number)
+        if number is not None and game.is_running:
+            # A seat's own choices (they come from its own cards): one request saved per move.
+            payload["legal"] = engine.legal_actions(game.state, number)
     return payload

@@ -31,7 +31,9 @@ from games.engines.base import (
     seed_commitment,
 )
 from games.models import GameEvent, GameSession, Seat, hash_token
+from games.payloads import render_all
 from games.signals import game_finished
+from hosting.broadcast import Update
 from hosting.errors import Conflict, Forbidden, NotFound, UserError
 from hosting.identity import Guest
 
@@ -52,6 +54,7 @@ class ActResult:
     version: int
     game: GameSession
     repeated: bool = False
+    payloads: dict[str, str] | None = None  # what the commit rendered for each audience
 
 
 def now() -> float:
@@ -186,7 +189,7 @@ def game_start(*, game_id: int) -> GameSession:
         if free:
             raise Conflict(f"seat(s) {', '.join(str(n) for n in free)} are not taken yet")
         engine = engine_for(game.engine)
-        seats = game.seats.count()
+        seats = len(game.seats.all())
         game.state = engine.setup(game.config, seats, StepRng(bytes.fromhex(game.seed), 0))
         control = game.control(engine)
         game.clocks = {str(n): clocks.new_clock(control) for n in range(seats)}
@@ -213,9 +216,11 @@ def act(
     Refusals change nothing (overdue timeouts found on the way are still applied)."""
     _check_action_shape(action, client_action_id)
     refusal: Exception | None = None
+    payloads = None
     with transaction.atomic():
         game = _lock(game_id)
         if client_action_id:
+            # Read after the lock is held: a racing retry of the same action has committed.
             first = game.log.filter(seat=seat, client_action_id=client_action_id).first()
             if first is not None:
                 return ActResult(version=first.seq, game=game, repeated=True)
@@ -240,10 +245,10 @@ def act(
             if changed:
                 _save(game)
         else:
-            _save(game)
+            payloads = _save(game)
     if refusal is not None:
         raise refusal
-    return ActResult(version=game.version, game=game)
+    return ActResult(version=game.version, game=game, payloads=payloads)
 
 
 def _check_action_shape(action: Any, client_action_id: str | None) -> None:
@@ -264,7 +269,7 @@ def enforce_deadline(*, game_id: int) -> int:
     if not _may_be_due(GameSession.objects.filter(pk=game_id).first()):
         return 0
     with transaction.atomic():
-        game = GameSession.objects.select_for_update().filter(pk=game_id).first()
+        game = _locked(game_id)
         if game is None or not game.is_running:
             return 0
         engine = engine_for(game.engine)
@@ -298,10 +303,10 @@ def _may_be_due(game: GameSession | None) -> bool:
 def bot_act(*, game_id: int, seat: int, version: int) -> bool:
     """A computer seat plays, if the game is still where it was when the move was scheduled."""
     with transaction.atomic():
-        game = GameSession.objects.select_for_update().filter(pk=game_id).first()
+        game = _locked(game_id)
         if game is None or not game.is_running or game.version != version:
             return False
-        player = game.seats.get(number=seat)
+        player = _seat(game, seat)
         engine = engine_for(game.engine)
         if not player.is_computer or engine.decision(game.state, seat) is None:
             return False
@@ -360,7 +365,7 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
     """A computer substitute, labelled as such, finishes the seat of someone who left."""
     with transaction.atomic():
         game = _lock(game_id)
-        player = game.seats.get(number=seat)
+        player = _seat(game, seat)
         if not game.is_running or player.kind != Seat.Kind.HUMAN:
             return False
         engine = engine_for(game.engine)
@@ -380,10 +385,24 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
 
 
 def _lock(game_id: int) -> GameSession:
-    game = GameSession.objects.select_for_update().filter(pk=game_id).first()
+    game = _locked(game_id)
     if game is None:
         raise NotFound(f"no game {game_id}")
     return game
+
+
+def _locked(game_id: int) -> GameSession | None:
+    """The game row, locked, with its seats: every write renders them into the payloads."""
+    return (
+        GameSession.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
+    )
+
+
+def _seat(game: GameSession, number: int) -> Seat:
+    seat = next((s for s in game.seats.all() if s.number == number), None)
+    if seat is None:
+        raise NotFound(f"this game has no seat {number}")
+    return seat
 
 
 def _apply(
@@ -479,22 +498,45 @@ def _earliest_due(
     return min(candidates, key=lambda item: item[0])[1]
 
 
-def _save(game: GameSession) -> None:
-    game.save()
-    game_id, version = game.id, game.version
+# The columns a game's progress changes; config, seed and the rest are written once.
+PROGRESS_FIELDS = [
+    "status",
+    "state",
+    "version",
+    "clocks",
+    "windows",
+    "next_deadline",
+    "outcome",
+    "started",
+    "finished",
+]
+
+
+def _save(game: GameSession) -> dict[str, str]:
+    """Persist the game's progress and, once committed, publish each audience's payload and
+    schedule what comes next; returns those payloads. Every caller holds the game from
+    ``_lock`` (seats included)."""
+    game.save(update_fields=PROGRESS_FIELDS)
+    payloads = render_all(game, now())
+    update = Update(version=game.version, final=game.is_over, parts=payloads)
     # A task already waits for an unchanged deadline: one per deadline, not one per commit.
     moved = game.next_deadline != getattr(game, "loaded_deadline", None)
     deadline = game.next_deadline.timestamp() if game.next_deadline and moved else None
     bots = _bots_to_move(game)
-    transaction.on_commit(lambda: timers.after_commit(game_id, version, deadline, bots))
+    game_id = game.pk
+    transaction.on_commit(lambda: timers.after_commit(game_id, update, deadline, bots))
+    return payloads
 
 
 def _bots_to_move(game: GameSession) -> list[int]:
     if not game.is_running:
         return []
     engine = engine_for(game.engine)
-    computer = game.seats.exclude(kind=Seat.Kind.HUMAN).values_list("number", flat=True)
-    return [n for n in computer if engine.decision(game.state, n) is not None]
+    return [
+        s.number
+        for s in game.seats.all()
+        if s.is_computer and engine.decision(game.state, s.number) is not None
+    ]
 
 
 def legal_actions(game: GameSession, seat: int) -> list[dict[str, Any]]:

@@ -1,39 +1,57 @@
 """What happens after a game's write commits: publish the version, schedule what is next.
 
-With Redis, Celery runs it (ETA tasks, plus the beat sweep as a safety net); without, the
-in-process scheduler calls the same service functions.
+With Redis, Celery runs it: an ETA task per deadline, armed by the commit when the deadline is
+near and otherwise by the beat sweep once it comes near (``TIMER_ARM_AHEAD_SECONDS``); the
+sweep also applies whatever is overdue, should a task be lost. Without Redis, the in-process
+scheduler calls the same service functions.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+import redis
 from django.conf import settings
 
 from hosting import broadcast
 from hosting.scheduler import scheduler
 
+ARMED_PREFIX = "games:armed:"  # not under broadcast's "games:*" channels: keys, not messages
+_client: redis.Redis | None = None
 
-def after_commit(game_id: int, version: int, deadline: float | None, bots: list[int]) -> None:
-    broadcast.publish(game_id, version)
+
+def after_commit(
+    game_id: int, update: broadcast.Update, deadline: float | None, bots: list[int]
+) -> None:
+    broadcast.publish(game_id, update)
     if deadline is not None:
-        schedule_deadline(game_id, version, deadline)
+        schedule_deadline(game_id, update.version, deadline)
     for seat in bots:
         low, high = settings.BOT_DELAY_SECONDS
-        schedule_bot(game_id, seat, version, time.time() + random.uniform(low, high))
+        schedule_bot(game_id, seat, update.version, time.time() + random.uniform(low, high))
 
 
 def schedule_deadline(game_id: int, version: int, when: float) -> None:
-    if settings.REDIS_URL:
-        from games.tasks import enforce_deadline
-
-        enforce_deadline.apply_async((game_id, version), eta=_utc(when))
-    else:
+    if not settings.REDIS_URL:
         from games.services import enforce_deadline
 
         scheduler.call_at(when, enforce_deadline, game_id=game_id)
+    elif when - time.time() <= settings.TIMER_ARM_AHEAD_SECONDS:
+        arm_deadline(game_id, version, when)
+
+
+def arm_deadline(game_id: int, version: int, when: float) -> bool:
+    """Send the ETA task of one game's deadline, once: the commit and the sweep may both try."""
+    from games.tasks import enforce_deadline
+
+    key = f"{ARMED_PREFIX}{game_id}:{when:.6f}"
+    expiry = int(settings.TIMER_ARM_AHEAD_SECONDS) + 60
+    if not _redis().set(key, 1, nx=True, ex=expiry):
+        return False
+    enforce_deadline.apply_async((game_id, version), eta=_utc(when))
+    return True
 
 
 def schedule_bot(game_id: int, seat: int, version: int, when: float) -> None:
@@ -59,14 +77,28 @@ def schedule_grace(game_id: int, seat: int, since: float, when: float) -> None:
 
 
 def sweep_overdue() -> int:
-    """Enforce every running game whose deadline has passed (the safety net for lost tasks)."""
+    """Enforce every running game whose deadline has passed (the safety net for lost tasks),
+    then arm the tasks of the deadlines coming near. Returns how many timeouts it applied."""
     from games.models import GameSession
     from games.services import enforce_deadline
 
-    overdue = GameSession.objects.filter(
-        status=GameSession.Status.RUNNING, next_deadline__lte=datetime.now(tz=UTC)
-    ).values_list("pk", flat=True)[:500]
-    return sum(enforce_deadline(game_id=pk) for pk in overdue)
+    running = GameSession.objects.filter(status=GameSession.Status.RUNNING)
+    moment = datetime.now(tz=UTC)
+    overdue = running.filter(next_deadline__lte=moment).values_list("pk", flat=True)[:500]
+    applied = sum(enforce_deadline(game_id=pk) for pk in overdue)
+    if settings.REDIS_URL:
+        horizon = moment + timedelta(seconds=settings.TIMER_ARM_AHEAD_SECONDS)
+        near = running.filter(next_deadline__gt=moment, next_deadline__lte=horizon)
+        for pk, version, deadline in near.values_list("pk", "version", "next_deadline"):
+            arm_deadline(pk, version, deadline.timestamp())
+    return applied
+
+
+def _redis() -> redis.Redis:
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL)
+    return _client
 
 
 def _utc(when: float) -> datetime:

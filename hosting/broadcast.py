@@ -1,8 +1,10 @@
-"""Fan-out of "game G is now at version V" to every live connection, in any process.
+"""Fan-out of "game G is now at version V, and here is what each audience sees" to every live
+connection, in any process.
 
-Publishers are synchronous (they run after a commit). Subscribers are SSE streams in the ASGI
-event loop. Without Redis the hub delivers in process; with Redis each process listens on one
-pattern subscription and feeds its own hub, so any web process sees every commit.
+Publishers are synchronous (they run after a commit) and send each audience's text, rendered
+once. Subscribers are SSE streams in the ASGI event loop, which pick their audience's text and
+send it as it is. Without Redis the hub delivers in process; with Redis each process listens on
+one pattern subscription and feeds its own hub, so any web process sees every commit.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import logging
 import threading
 from collections import defaultdict
+from dataclasses import dataclass
 
 import redis
 import redis.asyncio as aioredis
@@ -20,6 +23,28 @@ log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "games:"
 
 
+@dataclass(frozen=True)
+class Update:
+    """A committed version: ``parts`` maps an audience to its text (which has no newline);
+    ``final`` says no version will follow."""
+
+    version: int
+    final: bool
+    parts: dict[str, str]
+
+    def encode(self) -> str:
+        lines = [f"{self.version} {int(self.final)}"]
+        lines.extend(f"{audience}\t{text}" for audience, text in self.parts.items())
+        return "\n".join(lines)
+
+    @classmethod
+    def decode(cls, data: str) -> Update:
+        header, *lines = data.split("\n")
+        version, final = header.split(" ")
+        parts = dict(line.split("\t", 1) for line in lines)
+        return cls(version=int(version), final=final == "1", parts=parts)
+
+
 class Hub:
     def __init__(self) -> None:
         self._subscribers: dict[int, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = (
@@ -27,11 +52,14 @@ class Hub:
         )
         self._lock = threading.Lock()
 
-    def deliver(self, game_id: int, version: int) -> None:
+    def deliver(self, game_id: int, update: Update) -> None:
         with self._lock:
             targets = list(self._subscribers.get(game_id, ()))
         for loop, queue in targets:
-            loop.call_soon_threadsafe(queue.put_nowait, version)
+            if _running_loop() is loop:
+                queue.put_nowait(update)
+            else:
+                loop.call_soon_threadsafe(queue.put_nowait, update)
 
     def add(self, game_id: int) -> asyncio.Queue:
         queue: asyncio.Queue = asyncio.Queue()
@@ -52,18 +80,25 @@ _publisher: redis.Redis | None = None
 _listeners: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 
-def publish(game_id: int, version: int) -> None:
+def publish(game_id: int, update: Update) -> None:
     global _publisher
     if not settings.REDIS_URL:
-        hub.deliver(game_id, version)
+        hub.deliver(game_id, update)
         return
     if _publisher is None:
         _publisher = redis.Redis.from_url(settings.REDIS_URL)
-    _publisher.publish(f"{CHANNEL_PREFIX}{game_id}", version)
+    _publisher.publish(f"{CHANNEL_PREFIX}{game_id}", update.encode())
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 async def subscribe(game_id: int) -> asyncio.Queue:
-    """A queue that receives every version committed for the game from now on; hand it back
+    """A queue that receives every ``Update`` committed for the game from now on; hand it back
     with ``unsubscribe``. (A plain pair, not a context manager: SSE generators are closed by
     ``aclose()``, and nested async context managers there turn the close into an error.)"""
     if settings.REDIS_URL:
@@ -95,7 +130,7 @@ async def _listen(ready: asyncio.Event) -> None:
                     if message["type"] != "pmessage":
                         continue
                     game_id = int(message["channel"].decode().removeprefix(CHANNEL_PREFIX))
-                    hub.deliver(game_id, int(message["data"]))
+                    hub.deliver(game_id, Update.decode(message["data"].decode()))
         except (redis.RedisError, OSError):
             log.warning("live updates lost Redis; reconnecting", exc_info=True)
             ready.set()

@@ -162,9 +162,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_BEAT_SCHEDULE = {
-    # The safety net under the per-deadline ETA tasks: a lost task delays a timeout by 1 s.
+    # Arms the ETA task of every deadline coming within TIMER_ARM_AHEAD_SECONDS, and is the
+    # safety net under those tasks: a lost task delays a timeout by 1 s.
     "sweep-overdue-clocks": {"task": "games.sweep_overdue", "schedule": 1.0},
 }
+# A commit arms its deadline's ETA task only when it is this close; the sweep arms the others
+# when they come this close. Most turns end long before their clock does: their tasks are
+# never sent, and the worker never holds thousands of far-off ETA tasks in memory.
+TIMER_ARM_AHEAD_SECONDS = 5.0
 
 # Computer players wait a short, human-like moment before acting.
 BOT_DELAY_SECONDS = (0.6, 1.6)

@@ -4,12 +4,14 @@ expiry; with no worker, the beat sweep or the next request does; never twice."""
 import time
 
 import pytest
+import redis
 from celery.contrib.testing.worker import start_worker
 
 from games import services
 from games.models import GameEvent, GameSession
 from games.services import SeatSpec
 from games.tasks import sweep_overdue
+from games.timers import ARMED_PREFIX
 from hosting.celery import app
 from tests.games.hosting_helpers import register_tiny, wait_for
 
@@ -42,6 +44,27 @@ def test_the_worker_applies_an_expiry_within_a_second_of_the_deadline(redis_url,
     assert seqs == list(range(1, finished.version + 1))
     timeouts = finished.log.filter(action__type="timeout").count()
     assert timeouts == 6  # three cards each, every one played by the clock, none twice
+
+
+def test_a_far_deadline_is_armed_by_the_sweep_once_it_comes_near(
+    redis_url, celery_queue, settings
+):
+    settings.TIMER_ARM_AHEAD_SECONDS = 0.5
+    armed = redis.Redis.from_url(redis_url)
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
+        game = start_tiny_game(turn_seconds=1.5)
+        deadline = game.next_deadline
+        pattern = f"{ARMED_PREFIX}{game.pk}:{deadline.timestamp():.6f}"
+        assert not armed.exists(pattern)  # 1.5 s away: the commit left it to the sweep
+        assert sweep_overdue.apply().get() == 0
+        assert not armed.exists(pattern)  # still too far
+        time.sleep(1.1)
+        assert sweep_overdue.apply().get() == 0
+        assert armed.exists(pattern)  # now within 0.5 s: its ETA task is on the way
+        assert wait_for(lambda: GameEvent.objects.filter(game=game, seq=1).exists(), 5)
+        first = GameEvent.objects.get(game=game, seq=1)
+        assert 0 <= (first.at - deadline).total_seconds() < 1.0
+    assert GameEvent.objects.filter(game=game, action__type="timeout").count() == 1
 
 
 def test_without_a_worker_the_beat_sweep_applies_it_once(redis_url):
