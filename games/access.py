@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
+from games import store
 from games.models import GameSession, Seat, hash_token
 from hosting.identity import GUEST_SESSION_KEY, guest_from_token
 
@@ -18,10 +19,11 @@ def seat_token(request: HttpRequest) -> str | None:
 def seat_for(request: HttpRequest, game: GameSession | int) -> tuple[Seat | None, bool]:
     """The seat, and whether it was proven by token (no CSRF needed) rather than session.
     Takes the game or its id: acting needs only the seat, not the game read twice."""
-    seats = Seat.objects.filter(game_id=game if isinstance(game, int) else game.pk)
+    game_id = game if isinstance(game, int) else game.pk
+    seats = Seat.objects.filter(game_id=game_id)
     token = seat_token(request)
     if token is not None:
-        return seats.filter(token_sha256=hash_token(token)).first(), True
+        return store.seat_by_token(game_id, hash_token(token)), True
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return seats.filter(user=user).first(), False

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from games import services
 from games.access import seat_for
 from games.models import GameSession, Seat
-from games.payloads import audience_key, dumps, game_payload
+from games.payloads import audience_key, game_payload
 from games.verification import verify_game
 from hosting.errors import Conflict, Forbidden, NotFound
 from hosting.identity import guest_for
@@ -134,10 +134,8 @@ class GameActionView(APIView):
             client_action_id=data.get("client_action_id"),
             expected_version=data.get("expected_version"),
         )
-        if result.payloads is None:
-            state = dumps(game_payload(result.game, seat, services.now()))
-        else:  # the payload this commit rendered for the seat's stream: not rendered twice
-            state = result.payloads[audience_key(seat.number)]
+        # The payload the commit rendered for the seat's stream: not rendered twice.
+        state = result.payloads[audience_key(seat.number)]
         repeated = "true" if result.repeated else "false"
         body = f'{{"version":{result.version},"repeated":{repeated},"state":{state}}}'
         return HttpResponse(body, content_type="application/json")

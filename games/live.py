@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 
-from games import services
+from games import services, store
 from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import audience_key, dumps, game_payload
@@ -34,9 +34,10 @@ def _open(request: HttpRequest, game_id: int) -> tuple[GameSession | None, Seat 
 
 def _current(game_id: int, number: int | None) -> broadcast.Update:
     """The game as it is now, rendered for one audience: where a stream starts."""
-    game = GameSession.objects.prefetch_related("seats").get(pk=game_id)
-    seat = next((s for s in game.seats.all() if s.number == number), None)
-    text = dumps(game_payload(game, seat, services.now()))
+    game = GameSession.objects.get(pk=game_id)
+    seats = store.seats_of(game_id)
+    seat = next((s for s in seats if s.number == number), None)
+    text = dumps(game_payload(game, seat, services.now(), seats))
     return broadcast.Update(game.version, game.is_over, {audience_key(number): text})
 
 

@@ -18,14 +18,18 @@ from games.models import GameSession, Seat
 PUBLIC = "public"  # the audience key of spectators; seats are keyed by their number
 
 
-def game_payload(game: GameSession, seat: Seat | None, moment: float) -> dict[str, Any]:
-    return _for_audience(game, _shared(game, moment), seat.number if seat is not None else None)
+def game_payload(
+    game: GameSession, seat: Seat | None, moment: float, seats: list[Seat] | None = None
+) -> dict[str, Any]:
+    """One audience's payload; ``seats`` saves a query when the caller holds them."""
+    shared = _shared(game, list(game.seats.all()) if seats is None else seats, moment)
+    return _for_audience(game, shared, seat.number if seat is not None else None)
 
 
-def render_all(game: GameSession, moment: float) -> dict[str, str]:
+def render_all(game: GameSession, seats: list[Seat], moment: float) -> dict[str, str]:
     """Every audience's payload as compact JSON, keyed by ``audience_key``."""
-    shared = _shared(game, moment)
-    audiences = [None, *(s.number for s in game.seats.all())]
+    shared = _shared(game, seats, moment)
+    audiences = [None, *(s.number for s in seats)]
     return {audience_key(n): dumps(_for_audience(game, shared, n)) for n in audiences}
 
 
@@ -38,7 +42,7 @@ def dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"))
 
 
-def _shared(game: GameSession, moment: float) -> dict[str, Any]:
+def _shared(game: GameSession, seats: list[Seat], moment: float) -> dict[str, Any]:
     """The part every audience sees alike."""
     engine = engines.get(game.engine)
     payload: dict[str, Any] = {
@@ -56,7 +60,7 @@ def _shared(game: GameSession, moment: float) -> dict[str, Any]:
                 "claimed": s.is_claimed,
                 "connected": s.connected or s.is_computer,
             }
-            for s in game.seats.all()
+            for s in seats
         ],
         "time_control": game.time_control,
     }

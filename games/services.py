@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import clocks, engines, timers
+from games import clocks, engines, store, timers
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import (
     SYSTEM_ACTIONS,
@@ -30,7 +30,7 @@ from games.engines.base import (
     StepRng,
     seed_commitment,
 )
-from games.models import GameEvent, GameSession, Seat, hash_token
+from games.models import GameSession, Seat, hash_token
 from games.payloads import render_all
 from games.signals import game_finished
 from hosting.broadcast import Update
@@ -53,8 +53,8 @@ class SeatSpec:
 class ActResult:
     version: int
     game: GameSession
+    payloads: dict[str, str]  # each audience's payload of the game as it now is
     repeated: bool = False
-    payloads: dict[str, str] | None = None  # what the commit rendered for each audience
 
 
 def now() -> float:
@@ -142,15 +142,13 @@ def seat_claim(
 ) -> tuple[Seat, str]:
     """Take a free seat as a user or a guest; returns the seat and its API token (shown once)."""
     with transaction.atomic():
-        game = _lock(game_id)
+        game, seats = _lock(game_id)
         if game.status != GameSession.Status.WAITING:
             raise Conflict("this game has already started")
-        seat = game.seats.filter(number=number).first()
-        if seat is None:
-            raise NotFound(f"this game has no seat {number}")
+        seat = _seat(seats, number)
         if seat.is_claimed:
             raise Conflict("that seat is taken")
-        if _holds_seat(game, user, guest):
+        if _holds_seat(seats, user, guest):
             raise Conflict("you already hold a seat in this game")
         token = secrets.token_urlsafe(24)
         if user is not None and user.is_authenticated:
@@ -173,30 +171,30 @@ def seat_token_issue(*, seat: Seat) -> str:
     return token
 
 
-def _holds_seat(game: GameSession, user: Any, guest: Guest | None) -> bool:
+def _holds_seat(seats: list[Seat], user: Any, guest: Guest | None) -> bool:
     if user is not None and user.is_authenticated:
-        return game.seats.filter(user=user).exists()
-    return guest is not None and game.seats.filter(guest_id=guest.id).exists()
+        return any(s.user_id == user.pk for s in seats)
+    return guest is not None and any(s.guest_id == guest.id for s in seats)
 
 
 def game_start(*, game_id: int) -> GameSession:
     """Deal from the committed seed and start every clock that is owed."""
     with transaction.atomic():
-        game = _lock(game_id)
+        game, seats = _lock(game_id)
         if game.status != GameSession.Status.WAITING:
             raise Conflict("this game has already started")
-        free = [s.number for s in game.seats.all() if not s.is_claimed]
+        free = [s.number for s in seats if not s.is_claimed]
         if free:
             raise Conflict(f"seat(s) {', '.join(str(n) for n in free)} are not taken yet")
         engine = engine_for(game.engine)
-        seats = len(game.seats.all())
-        game.state = engine.setup(game.config, seats, StepRng(bytes.fromhex(game.seed), 0))
+        count = len(seats)
+        game.state = engine.setup(game.config, count, StepRng(bytes.fromhex(game.seed), 0))
         control = game.control(engine)
-        game.clocks = {str(n): clocks.new_clock(control) for n in range(seats)}
+        game.clocks = {str(n): clocks.new_clock(control) for n in range(count)}
         game.status = GameSession.Status.RUNNING
         game.started = timezone.now()
         _settle(game, engine, control, now())
-        _save(game)
+        _save(game, seats)
     return game
 
 
@@ -216,14 +214,15 @@ def act(
     Refusals change nothing (overdue timeouts found on the way are still applied)."""
     _check_action_shape(action, client_action_id)
     refusal: Exception | None = None
-    payloads = None
+    payloads: dict[str, str] = {}
     with transaction.atomic():
-        game = _lock(game_id)
+        game, seats = _lock(game_id)
         if client_action_id:
             # Read after the lock is held: a racing retry of the same action has committed.
-            first = game.log.filter(seat=seat, client_action_id=client_action_id).first()
+            first = store.first_answer(game_id, seat, client_action_id)
             if first is not None:
-                return ActResult(version=first.seq, game=game, repeated=True)
+                payloads = render_all(game, seats, now())
+                return ActResult(version=first, game=game, repeated=True, payloads=payloads)
         engine = engine_for(game.engine)
         control = game.control(engine)
         moment = now()
@@ -243,9 +242,9 @@ def act(
         except (IllegalAction, UserError) as error:
             refusal = error
             if changed:
-                _save(game)
+                _save(game, seats)
         else:
-            payloads = _save(game)
+            payloads = _save(game, seats)
     if refusal is not None:
         raise refusal
     return ActResult(version=game.version, game=game, payloads=payloads)
@@ -269,14 +268,15 @@ def enforce_deadline(*, game_id: int) -> int:
     if not _may_be_due(GameSession.objects.filter(pk=game_id).first()):
         return 0
     with transaction.atomic():
-        game = _locked(game_id)
-        if game is None or not game.is_running:
+        held = store.lock_game(game_id)
+        if held is None or not held[0].is_running:
             return 0
+        game, seats = held
         engine = engine_for(game.engine)
         control = game.control(engine)
         applied = _apply_overdue(game, engine, control, now())
         if applied:
-            _save(game)
+            _save(game, seats)
         return applied
 
 
@@ -303,10 +303,11 @@ def _may_be_due(game: GameSession | None) -> bool:
 def bot_act(*, game_id: int, seat: int, version: int) -> bool:
     """A computer seat plays, if the game is still where it was when the move was scheduled."""
     with transaction.atomic():
-        game = _locked(game_id)
-        if game is None or not game.is_running or game.version != version:
+        held = store.lock_game(game_id)
+        if held is None or not held[0].is_running or held[0].version != version:
             return False
-        player = _seat(game, seat)
+        game, seats = held
+        player = _seat(seats, seat)
         engine = engine_for(game.engine)
         if not player.is_computer or engine.decision(game.state, seat) is None:
             return False
@@ -314,7 +315,7 @@ def bot_act(*, game_id: int, seat: int, version: int) -> bool:
         rng = random.Random(f"{game.seed}:{version}:{seat}:bot")
         action = engine.bots[player.bot or default_bot(engine)](game.state, seat, rng)
         _apply(game, engine, control, seat, action, f"bot-{version}", now())
-        _save(game)
+        _save(game, seats)
         return True
 
 
@@ -364,8 +365,8 @@ def substitute_if_still_away(*, game_id: int, seat: int, since: float) -> bool:
 def substitute_seat(*, game_id: int, seat: int) -> bool:
     """A computer substitute, labelled as such, finishes the seat of someone who left."""
     with transaction.atomic():
-        game = _lock(game_id)
-        player = _seat(game, seat)
+        game, seats = _lock(game_id)
+        player = _seat(seats, seat)
         if not game.is_running or player.kind != Seat.Kind.HUMAN:
             return False
         engine = engine_for(game.engine)
@@ -377,29 +378,23 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
         # Engines whose rules treat substitutes specially (Color Clash scoring) are told.
         with contextlib.suppress(IllegalAction):
             _apply(game, engine, control, None, notice, None, now())
-        _save(game)
+        _save(game, seats)
         return True
 
 
 # -- the shared core --------------------------------------------------------------------------
 
 
-def _lock(game_id: int) -> GameSession:
-    game = _locked(game_id)
-    if game is None:
+def _lock(game_id: int) -> tuple[GameSession, list[Seat]]:
+    """The game, locked, and its seats: every write renders them into the payloads."""
+    held = store.lock_game(game_id)
+    if held is None:
         raise NotFound(f"no game {game_id}")
-    return game
+    return held
 
 
-def _locked(game_id: int) -> GameSession | None:
-    """The game row, locked, with its seats: every write renders them into the payloads."""
-    return (
-        GameSession.objects.select_for_update().prefetch_related("seats").filter(pk=game_id).first()
-    )
-
-
-def _seat(game: GameSession, number: int) -> Seat:
-    seat = next((s for s in game.seats.all() if s.number == number), None)
+def _seat(seats: list[Seat], number: int) -> Seat:
+    seat = next((s for s in seats if s.number == number), None)
     if seat is None:
         raise NotFound(f"this game has no seat {number}")
     return seat
@@ -416,14 +411,7 @@ def _apply(
 ) -> None:
     step = game.version + 1
     events = engine.apply(game.state, seat, action, StepRng(bytes.fromhex(game.seed), step))
-    GameEvent.objects.create(
-        game=game,
-        seq=step,
-        seat=seat,
-        action=action,
-        events=events,
-        client_action_id=client_action_id or "",
-    )
+    store.append_event(game.pk, step, seat, action, events, client_action_id or "")
     game.version = step
     _settle(game, engine, control, moment)
 
@@ -498,43 +486,28 @@ def _earliest_due(
     return min(candidates, key=lambda item: item[0])[1]
 
 
-# The columns a game's progress changes; config, seed and the rest are written once.
-PROGRESS_FIELDS = [
-    "status",
-    "state",
-    "version",
-    "clocks",
-    "windows",
-    "next_deadline",
-    "outcome",
-    "started",
-    "finished",
-]
-
-
-def _save(game: GameSession) -> dict[str, str]:
+def _save(game: GameSession, seats: list[Seat]) -> dict[str, str]:
     """Persist the game's progress and, once committed, publish each audience's payload and
-    schedule what comes next; returns those payloads. Every caller holds the game from
-    ``_lock`` (seats included)."""
-    game.save(update_fields=PROGRESS_FIELDS)
-    payloads = render_all(game, now())
+    schedule what comes next; returns those payloads. Every caller holds the game's lock."""
+    store.save_progress(game)
+    payloads = render_all(game, seats, now())
     update = Update(version=game.version, final=game.is_over, parts=payloads)
     # A task already waits for an unchanged deadline: one per deadline, not one per commit.
     moved = game.next_deadline != getattr(game, "loaded_deadline", None)
     deadline = game.next_deadline.timestamp() if game.next_deadline and moved else None
-    bots = _bots_to_move(game)
+    bots = _bots_to_move(game, seats)
     game_id = game.pk
     transaction.on_commit(lambda: timers.after_commit(game_id, update, deadline, bots))
     return payloads
 
 
-def _bots_to_move(game: GameSession) -> list[int]:
+def _bots_to_move(game: GameSession, seats: list[Seat]) -> list[int]:
     if not game.is_running:
         return []
     engine = engine_for(game.engine)
     return [
         s.number
-        for s in game.seats.all()
+        for s in seats
         if s.is_computer and engine.decision(game.state, s.number) is not None
     ]
 
