@@ -56,6 +56,7 @@ PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 REDIS_URL = "redis://127.0.0.1:6379/2"  # tests use /0; this benchmark flushes /2 only
 EXTRA_ENGINES = "high_card=tests.games.engines.tiny"
 ORGANISER = "bench-organiser"
+LIVE = {"waiting", "running"}  # a stream opened before the start first says "waiting"
 TARGETS = {"games": 200, "action_p99_ms": 100.0, "timer_p99_ms": 250.0, "ratio_to_baseline": 0.5}
 
 # Per-engine settings for the games the bots play; engines not listed use their defaults.
@@ -425,7 +426,7 @@ class Bot:
         arrivals are timed even while this seat's action is in flight."""
         decide = asyncio.create_task(self.decide())
         try:
-            while self.latest.get("status", "running") == "running":
+            while self.latest.get("status", "waiting") in LIVE:
                 try:
                     await self.read_stream()
                 except httpx.TransportError:
@@ -444,7 +445,7 @@ class Bot:
         async with self.client.stream("GET", url, headers=headers, timeout=timeout) as response:
             async for payload in sse_payloads(response):
                 self.arrived(payload)
-                if payload["status"] != "running":
+                if payload["status"] not in LIVE:
                     return
 
     def arrived(self, payload: dict[str, Any]) -> None:
@@ -480,8 +481,10 @@ class Bot:
         while True:
             await self.changed.wait()
             self.changed.clear()
-            if self.latest.get("status") != "running":
+            if self.latest.get("status") not in LIVE:
                 return
+            if self.latest["status"] == "waiting":
+                continue
             mine = self.latest["clocks"].get(str(self.seat), {})
             if self.seat == self.stalled_seat or self.run.stopping or not mine.get("running"):
                 continue

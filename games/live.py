@@ -32,13 +32,15 @@ def _open(request: HttpRequest, game_id: int) -> tuple[GameSession | None, Seat 
     return game, seat
 
 
-def _current(game_id: int, number: int | None) -> broadcast.Update:
-    """The game as it is now, rendered for one audience: where a stream starts."""
+def _current(game_id: int, number: int | None) -> tuple[broadcast.Update, bool]:
+    """The game as it is now, rendered for one audience: where a stream starts; and whether
+    it is still waiting for its start (which keeps version 0)."""
     game = GameSession.objects.get(pk=game_id)
     seats = store.seats_of(game_id)
     seat = next((s for s in seats if s.number == number), None)
     text = dumps(game_payload(game, seat, services.now(), seats))
-    return broadcast.Update(game.version, game.is_over, {audience_key(number): text})
+    update = broadcast.Update(game.version, game.is_over, {audience_key(number): text})
+    return update, game.status == GameSession.Status.WAITING
 
 
 async def _newest(updates: asyncio.Queue) -> broadcast.Update | None:
@@ -54,8 +56,9 @@ async def _newest(updates: asyncio.Queue) -> broadcast.Update | None:
     return update
 
 
-def _message(version: int, text: str) -> str:
-    return f"id: {version}\nevent: state\ndata: {text}\n\n"
+def _message(version: int | None, text: str) -> str:
+    event_id = "" if version is None else f"id: {version}\n"
+    return f"{event_id}event: state\ndata: {text}\n\n"
 
 
 async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -74,7 +77,10 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
             await sync_to_async(services.mark_connected)(game_id=game_id, seat=number)
         try:
             yield "retry: 2000\n\n"
-            update = await sync_to_async(_current)(game_id, number)
+            update, waiting = await sync_to_async(_current)(game_id, number)
+            if waiting:  # no event id: the start, still version 0, must follow it
+                yield _message(None, update.parts[audience])
+                update = await _newest(updates)
             while True:
                 if update is None:
                     yield ": keep-alive\n\n"

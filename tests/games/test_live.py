@@ -92,6 +92,40 @@ def test_last_event_id_resumes_without_repeating():
     asyncio.run(scenario())
 
 
+def test_a_stream_opened_before_the_start_receives_the_start():
+    """The start deals the cards but keeps version 0: the waiting state goes out without an
+    event id, so the start (id 0) still follows it."""
+    register_tiny()
+    game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
+    tokens = [
+        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}"))[1]
+        for n in range(2)
+    ]
+
+    async def scenario():
+        client = AsyncClient()
+        headers = {"Authorization": f"Seat {tokens[0]}"}
+        response = await client.get(f"/live/games/{game.pk}/", headers=headers)
+        stream = response.streaming_content.__aiter__()
+        waiting = await next_chunk(stream)
+        assert "id: " not in waiting and '"status":"waiting"' in waiting
+        await sync_to_async(services.game_start)(game_id=game.pk)
+        started = await next_message(stream)
+        assert (started["status"], started["version"]) == ("running", 0)
+        assert "hand" in started["view"]
+        await stream.aclose()
+
+    asyncio.run(scenario())
+
+
+async def next_chunk(stream) -> str:
+    while True:
+        chunk = await asyncio.wait_for(stream.__anext__(), 5)
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if "data: " in text:
+            return text
+
+
 def test_an_unknown_game_is_a_404(client):
     assert client.get("/live/games/999999/").status_code == 404
 
