@@ -12,14 +12,13 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 from django.utils import timezone
 
 from games.models import GameEvent, GameSession, Seat
 
-GAME = GameSession._meta.db_table
-SEAT = Seat._meta.db_table
 EVENT = GameEvent._meta.db_table
 
 # The columns a game's progress changes; config, seed and the rest are written once.
@@ -40,26 +39,28 @@ _EVENT_FIELDS = ("game", "seq", "seat", "action", "events", "client_action_id", 
 def lock_game(game_id: int) -> tuple[GameSession, list[Seat]] | None:
     """The game row, locked until the transaction ends, and its seats (read after the lock,
     so a change committed while waiting for it is seen)."""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    games = _load(GameSession, "WHERE id = %s" + lock, [game_id])
+    db = _db()
+    lock = " FOR UPDATE" if db.features.has_select_for_update else ""
+    games = _load(db, GameSession, "WHERE id = %s" + lock, [game_id])
     if not games:
         return None
-    return games[0], seats_of(game_id)
+    return games[0], _load(db, Seat, "WHERE game_id = %s ORDER BY number", [game_id])
 
 
 def seats_of(game_id: int) -> list[Seat]:
-    return _load(Seat, "WHERE game_id = %s ORDER BY number", [game_id])
+    return _load(_db(), Seat, "WHERE game_id = %s ORDER BY number", [game_id])
 
 
 def seat_by_token(game_id: int, token_sha256: str) -> Seat | None:
-    found = _load(Seat, "WHERE game_id = %s AND token_sha256 = %s", [game_id, token_sha256])
+    where = "WHERE game_id = %s AND token_sha256 = %s"
+    found = _load(_db(), Seat, where, [game_id, token_sha256])
     return found[0] if found else None
 
 
 def first_answer(game_id: int, seat: int, client_action_id: str) -> int | None:
     """The version a seat's earlier submission with this id produced, if there was one."""
     sql = f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seat = %s AND client_action_id = %s"
-    with connection.cursor() as cursor:
+    with _db().cursor() as cursor:
         cursor.execute(sql, [game_id, seat, client_action_id])
         row = cursor.fetchone()
     return row[0] if row else None
@@ -73,49 +74,71 @@ def append_event(
     events: list[Any],
     client_action_id: str,
 ) -> None:
+    db = _db()
+    sql, fields = _insert(GameEvent, _EVENT_FIELDS, db.vendor)
     values = (game_id, seq, seat, action, events, client_action_id, timezone.now())
-    columns = [GameEvent._meta.get_field(name) for name in _EVENT_FIELDS]
-    params = [f.get_db_prep_save(v, connection) for f, v in zip(columns, values, strict=True)]
-    names = ", ".join(connection.ops.quote_name(field.column) for field in columns)
-    sql = f"INSERT INTO {EVENT} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    with db.cursor() as cursor:
+        cursor.execute(sql, _prepared(db, fields, values))
 
 
 def save_progress(game: GameSession) -> None:
-    fields = [GameSession._meta.get_field(name) for name in PROGRESS_FIELDS]
-    params = [field.get_db_prep_save(getattr(game, field.attname), connection) for field in fields]
-    assignments = ", ".join(f"{connection.ops.quote_name(field.column)} = %s" for field in fields)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {GAME} SET {assignments} WHERE id = %s", [*params, game.pk])
+    db = _db()
+    sql, fields = _update(GameSession, PROGRESS_FIELDS, db.vendor)
+    values = [getattr(game, field.attname) for field in fields]
+    with db.cursor() as cursor:
+        cursor.execute(sql, [*_prepared(db, fields, values), game.pk])
 
 
-def _load(model: type[Model], where: str, params: list[Any]) -> list[Any]:
+def _db() -> BaseDatabaseWrapper:
+    # Once per call: every attribute read through ``django.db.connection`` goes through a
+    # context-local lookup, dozens of times per move.
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _load(db: BaseDatabaseWrapper, model: type[Model], where: str, params: list[Any]) -> list:
     """Instances of ``model`` from ``SELECT <its columns> FROM <its table> <where>``."""
-    columns, attnames, converters = _reader(model, connection.vendor)
-    with connection.cursor() as cursor:
+    columns, attnames, converters = _reader(model, db.vendor)
+    with db.cursor() as cursor:
         cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} {where}", params)
         rows = cursor.fetchall()
     instances = []
     for row in rows:
         values = list(row)
         for index, column, convert in converters:
-            values[index] = convert(values[index], column, connection)
-        instances.append(model.from_db(connection.alias, attnames, values))
+            values[index] = convert(values[index], column, db)
+        instances.append(model.from_db(db.alias, attnames, values))
     return instances
+
+
+def _prepared(db: BaseDatabaseWrapper, fields: list[Any], values: Any) -> list[Any]:
+    return [field.get_db_prep_save(value, db) for field, value in zip(fields, values, strict=True)]
 
 
 @functools.cache
 def _reader(model: type[Model], vendor: str) -> tuple[str, list[str], list[tuple]]:
     """A model's column list, attribute names and the converters its values need from this
     database (the backend's, then the field's), as the ORM's compiler would apply them."""
+    db = _db()
     fields = model._meta.concrete_fields
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    columns = ", ".join(db.ops.quote_name(f.column) for f in fields)
     converters = []
     for index, field in enumerate(fields):
         column = field.get_col(model._meta.db_table)
-        for convert in connection.ops.get_db_converters(column) + field.get_db_converters(
-            connection
-        ):
+        for convert in db.ops.get_db_converters(column) + field.get_db_converters(db):
             converters.append((index, column, convert))
     return columns, [f.attname for f in fields], converters
+
+
+@functools.cache
+def _insert(model: type[Model], names: tuple[str, ...], vendor: str) -> tuple[str, list[Any]]:
+    fields = [model._meta.get_field(name) for name in names]
+    columns = ", ".join(_db().ops.quote_name(field.column) for field in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    return f"INSERT INTO {model._meta.db_table} ({columns}) VALUES ({marks})", fields
+
+
+@functools.cache
+def _update(model: type[Model], names: tuple[str, ...], vendor: str) -> tuple[str, list[Any]]:
+    fields = [model._meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{_db().ops.quote_name(field.column)} = %s" for field in fields)
+    return f"UPDATE {model._meta.db_table} SET {assignments} WHERE id = %s", fields

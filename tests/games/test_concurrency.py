@@ -24,7 +24,7 @@ def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
     game = services.game_create(
         engine_key="high_card",
         seats=[SeatSpec() for _ in range(SEATS)],
-        config={"hand_size": 8, "applause_seconds": 0.01},
+        config={"hand_size": 5, "applause_seconds": 0.01},
         time_control={"allowances": {"turn": 0.4}},
     )
     tokens = {}
