@@ -4,9 +4,10 @@ One command sets up and tears down everything it uses: a fresh PostgreSQL databa
 database number, the ASGI server (uvicorn), a Celery worker and Celery beat, all on 127.0.0.1.
 It first hammers ``GET /api/ping`` (the trivial DRF baseline) with the same client machinery and
 concurrency, then keeps ``--games`` games running for ``--seconds``: every seat is a bot that
-follows its SSE stream and, whenever its clock runs, fetches the legal actions and posts a
-random one. A share of games has one seat that never acts, so its clock runs out and the server
-must time it out. Prints a summary and, last, one JSON line with every figure and target.
+follows its SSE stream and, whenever its clock runs, waits ``--think`` seconds (0: not at all)
+and posts a random one of the legal actions its payload lists. A share of games has one seat
+that never acts, so its clock runs out and the server must time it out. Prints a summary and,
+last, one JSON line with every figure and target.
 
     /work/main/.venv/bin/python benchmarks/live_load.py --games 200 --engine high_card
 

@@ -8,29 +8,44 @@ scheduler calls the same service functions.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import redis
 from django.conf import settings
+from kombu.exceptions import OperationalError
 
-from hosting import broadcast
+from hosting import broadcast, redis_clients
 from hosting.scheduler import scheduler
 
+log = logging.getLogger(__name__)
 ARMED_PREFIX = "games:armed:"  # not under broadcast's "games:*" channels: keys, not messages
-_client: redis.Redis | None = None
 
 
 def after_commit(
     game_id: int, update: broadcast.Update, deadline: float | None, bots: list[int]
 ) -> None:
-    broadcast.publish(game_id, update)
+    """Each step on its own: the move is saved whatever happens here. Should Redis be down,
+    streams catch up at the next version or reconnect, and the beat sweep and every read apply
+    what falls due."""
+    _attempt("live update", broadcast.publish, game_id, update)
     if deadline is not None:
-        schedule_deadline(game_id, update.version, deadline)
+        _attempt("deadline timer", schedule_deadline, game_id, update.version, deadline)
     for seat in bots:
         low, high = settings.BOT_DELAY_SECONDS
-        schedule_bot(game_id, seat, update.version, time.time() + random.uniform(low, high))
+        when = time.time() + random.uniform(low, high)
+        _attempt("computer player", schedule_bot, game_id, seat, update.version, when)
+
+
+def _attempt(what: str, step: Callable[..., Any], game_id: int, *args: Any) -> None:
+    try:
+        step(game_id, *args)
+    except (redis.RedisError, OperationalError, OSError):
+        log.warning("game %s: %s not sent, Redis is unreachable", game_id, what, exc_info=True)
 
 
 def schedule_deadline(game_id: int, version: int, when: float) -> None:
@@ -48,7 +63,7 @@ def arm_deadline(game_id: int, version: int, when: float) -> bool:
 
     key = f"{ARMED_PREFIX}{game_id}:{when:.6f}"
     expiry = int(settings.TIMER_ARM_AHEAD_SECONDS) + 60
-    if not _redis().set(key, 1, nx=True, ex=expiry):
+    if not redis_clients.client(settings.REDIS_URL).set(key, 1, nx=True, ex=expiry):
         return False
     enforce_deadline.apply_async((game_id, version), eta=_utc(when))
     return True
@@ -92,13 +107,6 @@ def sweep_overdue() -> int:
         for pk, version, deadline in near.values_list("pk", "version", "next_deadline"):
             arm_deadline(pk, version, deadline.timestamp())
     return applied
-
-
-def _redis() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL)
-    return _client
 
 
 def _utc(when: float) -> datetime:

@@ -19,6 +19,8 @@ import redis
 import redis.asyncio as aioredis
 from django.conf import settings
 
+from hosting import redis_clients
+
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "games:"
 
@@ -61,6 +63,9 @@ class Hub:
             else:
                 loop.call_soon_threadsafe(queue.put_nowait, update)
 
+    def watched(self, game_id: int) -> bool:
+        return game_id in self._subscribers
+
     def add(self, game_id: int) -> asyncio.Queue:
         queue: asyncio.Queue = asyncio.Queue()
         with self._lock:
@@ -76,18 +81,14 @@ class Hub:
 
 
 hub = Hub()
-_publisher: redis.Redis | None = None
 _listeners: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 
 def publish(game_id: int, update: Update) -> None:
-    global _publisher
     if not settings.REDIS_URL:
         hub.deliver(game_id, update)
         return
-    if _publisher is None:
-        _publisher = redis.Redis.from_url(settings.REDIS_URL)
-    _publisher.publish(f"{CHANNEL_PREFIX}{game_id}", update.encode())
+    redis_clients.client(settings.REDIS_URL).publish(f"{CHANNEL_PREFIX}{game_id}", update.encode())
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -130,7 +131,8 @@ async def _listen(ready: asyncio.Event) -> None:
                     if message["type"] != "pmessage":
                         continue
                     game_id = int(message["channel"].decode().removeprefix(CHANNEL_PREFIX))
-                    hub.deliver(game_id, Update.decode(message["data"].decode()))
+                    if hub.watched(game_id):  # every process hears every game: decode its own
+                        hub.deliver(game_id, Update.decode(message["data"].decode()))
         except (redis.RedisError, OSError):
             log.warning("live updates lost Redis; reconnecting", exc_info=True)
             ready.set()

@@ -128,3 +128,19 @@ def test_a_death_match_reserve_running_out_loses_it_by_the_worker(redis_url, cel
     timeout = finished.log.get(seat=None)
     assert timeout.action == {"type": "timeout", "seats": [1]}
     assert 0 <= (timeout.at - dmo_deadline).total_seconds() < 1.0
+
+
+def test_a_move_is_saved_and_answered_while_redis_is_down(settings, client):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    game = start_tiny_game(turn_seconds=1.0)  # the start's update and timer fail quietly too
+    token = services.seat_token_issue(seat=game.seats.get(number=0))
+    card = game.state["hands"][0][0]
+    response = client.post(
+        f"/api/games/{game.pk}/actions",
+        {"action": {"type": "play", "card": card}, "client_action_id": "a"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Seat {token}",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["version"] == 1
+    assert GameEvent.objects.get(game=game).action == {"type": "play", "card": card}
