@@ -46,9 +46,7 @@ def test_the_worker_applies_an_expiry_within_a_second_of_the_deadline(redis_url,
     assert timeouts == 6  # three cards each, every one played by the clock, none twice
 
 
-def test_a_far_deadline_is_armed_by_the_sweep_once_it_comes_near(
-    redis_url, celery_queue, settings
-):
+def test_a_far_deadline_is_armed_by_the_sweep_once_it_comes_near(redis_url, celery_queue, settings):
     settings.TIMER_ARM_AHEAD_SECONDS = 0.5
     armed = redis.Redis.from_url(redis_url)
     with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
