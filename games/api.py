@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import services
+from games import services, store
 from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
@@ -49,7 +49,7 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 
 
 def _game(game_id: int) -> GameSession:
-    game = GameSession.objects.filter(pk=game_id).first()
+    game = store.game(game_id)
     if game is None:
         raise NotFound(f"no game {game_id}")
     return game

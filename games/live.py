@@ -35,7 +35,7 @@ def _open(request: HttpRequest, game_id: int) -> tuple[GameSession | None, Seat 
 def _current(game_id: int, number: int | None) -> tuple[broadcast.Update, bool]:
     """The game as it is now, rendered for one audience: where a stream starts; and whether
     it is still waiting for its start (which keeps version 0)."""
-    game = GameSession.objects.get(pk=game_id)
+    game = store.game(game_id)
     seats = store.seats_of(game_id)
     seat = next((s for s in seats if s.number == number), None)
     text = dumps(game_payload(game, seat, services.now(), seats))

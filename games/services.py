@@ -265,7 +265,7 @@ def enforce_deadline(*, game_id: int) -> int:
 
     Most calls find nothing due (every commit schedules a task for its deadline, and the next
     move makes it moot), so an unlocked read rules those out before taking the row lock."""
-    if not _may_be_due(GameSession.objects.filter(pk=game_id).first()):
+    if not _may_be_due(store.game(game_id)):
         return 0
     with transaction.atomic():
         held = store.lock_game(game_id)
@@ -284,11 +284,11 @@ def fresh_game(*, game_id: int) -> GameSession | None:
     """The game as a read should see it, any overdue timeout applied first. The locking
     transaction runs only when the row says something is due: most reads then cost one query
     and never queue behind a write for the row lock."""
-    game = GameSession.objects.filter(pk=game_id).first()
+    game = store.game(game_id)
     if not _may_be_due(game):
         return game
     enforce_deadline(game_id=game_id)
-    return GameSession.objects.filter(pk=game_id).first()
+    return store.game(game_id)
 
 
 def _may_be_due(game: GameSession | None) -> bool:

@@ -1,10 +1,10 @@
 """The queries of the move path, written out in SQL.
 
 Every action locks its game, reads its seats, checks for a repeated submission, appends to
-the log and saves the game. Building those statements through the ORM (or ``raw``) cost about
-1 ms of CPU each, more than PostgreSQL takes to run them; here they are fixed strings, and rows
-become model instances through the same field converters and ``Model.from_db`` the ORM uses.
-Everything else uses the ORM.
+the log and saves the game; every read and timer task first reads the game. Building those
+statements through the ORM (or ``raw``) cost about 1 ms of CPU each, more than PostgreSQL
+takes to run them; here they are fixed strings, and rows become model instances through the
+same field converters and ``Model.from_db`` the ORM uses. Everything else uses the ORM.
 """
 
 from __future__ import annotations
@@ -34,6 +34,12 @@ PROGRESS_FIELDS = (
     "finished",
 )
 _EVENT_FIELDS = ("game", "seq", "seat", "action", "events", "client_action_id", "at")
+
+
+def game(game_id: int) -> GameSession | None:
+    """The game row, unlocked: what every read and every timer task looks at first."""
+    found = _load(_db(), GameSession, "WHERE id = %s", [game_id])
+    return found[0] if found else None
 
 
 def lock_game(game_id: int) -> tuple[GameSession, list[Seat]] | None:
