@@ -50,11 +50,15 @@ def lock_game(game_id: int) -> tuple[GameSession, list[Seat]] | None:
     games = _load(db, GameSession, "WHERE id = %s" + lock, [game_id])
     if not games:
         return None
-    return games[0], _load(db, Seat, "WHERE game_id = %s ORDER BY number", [game_id])
+    return games[0], _seats(db, game_id)
 
 
 def seats_of(game_id: int) -> list[Seat]:
-    return _load(_db(), Seat, "WHERE game_id = %s ORDER BY number", [game_id])
+    return _seats(_db(), game_id)
+
+
+def _seats(db: BaseDatabaseWrapper, game_id: int) -> list[Seat]:
+    return _load(db, Seat, "WHERE game_id = %s ORDER BY number", [game_id])
 
 
 def seat_by_token(game_id: int, token_sha256: str) -> Seat | None:
