@@ -40,8 +40,7 @@ def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
 
     def client_loop(index: int) -> None:
         seat = index % SEATS
-        client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Seat {tokens[seat]}")
+        client = _client(tokens[seat])
         while not stop.is_set():
             state = client.get(f"/api/games/{game.pk}/").json()
             if state["status"] != "running":
@@ -92,7 +91,23 @@ def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
     # None applied twice: a client id appears once in the log, and retries said "repeated".
     ids = [(e.seat, e.client_action_id) for e in log if e.client_action_id]
     assert len(ids) == len(set(ids))
-    assert any(b["repeated"] for _, _, b in accepted)
+    # Once a submission is accepted, every later post of it (a retry, or a slow client seeing
+    # the same version again) is answered "repeated" with the first version. A retry may also
+    # be the first acceptance, when a timeout made the refused action legal in between.
+    for seat, client_id, first in accepted:
+        later = [(st, b) for s, c, st, b in answers if (s, c) == (seat, client_id)]
+        later = later[[b for _, b in later].index(first) + 1 :]
+        assert all(st == 200 and b["repeated"] for st, b in later), later
+        assert all(b["version"] == first["version"] for _, b in later)
+    # A retry that arrives after the end is still recognised, and changes nothing.
+    seat, client_id, first = next((s, c, b) for s, c, b in accepted if not b["repeated"])
+    late = _client(tokens[seat]).post(
+        f"/api/games/{game.pk}/actions",
+        {"action": {"type": "play", "card": 0}, "client_action_id": client_id},
+        format="json",
+    )
+    assert late.status_code == 200
+    assert late.json()["repeated"] and late.json()["version"] == first["version"]
     # Refusals were readable 4xx: out of turn, stale, or the game moved on.
     assert {status for _, _, status, _ in answers} <= {200, 400, 409}
     # The timer raced the clients and won some turns.
@@ -114,3 +129,9 @@ def _guest(number: int):
     from hosting.identity import Guest
 
     return Guest(id=f"guest-{number}", name=f"Player {number}")
+
+
+def _client(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Seat {token}")
+    return client

@@ -67,9 +67,10 @@ def test_players_finish_a_whole_game_through_the_http_api_alone(
             clock.advance(min(w["remaining"] for w in state["windows"]) + 0.01)
             continue
         player, legal = rng.choice(movers)
+        current = GameSession.objects.get(pk=game_id).state
         response = player.act(
             game_id,
-            rng.choice(legal),
+            choose(engine, key, current, player.seat, legal, rng),
             expected_version=state["version"],
             client_action_id=f"x{state['version']}",
         )
