@@ -20,15 +20,14 @@ def seat_for(request: HttpRequest, game: GameSession | int) -> tuple[Seat | None
     """The seat, and whether it was proven by token (no CSRF needed) rather than session.
     Takes the game or its id: acting needs only the seat, not the game read twice."""
     game_id = game if isinstance(game, int) else game.pk
-    seats = Seat.objects.filter(game_id=game_id)
     token = seat_token(request)
     if token is not None:
         return store.seat_by_token(game_id, hash_token(token)), True
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return seats.filter(user=user).first(), False
+        return Seat.objects.filter(game_id=game_id, user=user).first(), False
     guest_token = request.session.get(GUEST_SESSION_KEY)
     guest = guest_from_token(guest_token) if guest_token else None
     if guest is not None:
-        return seats.filter(guest_id=guest.id).first(), False
+        return Seat.objects.filter(game_id=game_id, guest_id=guest.id).first(), False
     return None, False

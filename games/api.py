@@ -36,10 +36,26 @@ class GameCreateInput(serializers.Serializer):
     grace_seconds = serializers.IntegerField(required=False, default=90, min_value=0)
 
 
-class ActionInput(serializers.Serializer):
-    action = serializers.DictField()
-    client_action_id = serializers.CharField(required=False, allow_null=True, max_length=64)
-    expected_version = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+def _action_input(data: Any) -> tuple[Any, str | None, int | None]:
+    """``POST /actions``' body: (action, client_action_id, expected_version). Checked by hand
+    rather than by a serializer (whose per-request field copies cost the busiest endpoint
+    0.3 ms); errors have the serializers' shape. The action itself is checked by ``act``."""
+    if not isinstance(data, dict):
+        raise serializers.ValidationError({"non_field_errors": ["Expected a JSON object."]})
+    errors: dict[str, list[str]] = {}
+    if "action" not in data:
+        errors["action"] = ["This field is required."]
+    client_action_id = data.get("client_action_id")
+    if client_action_id is not None and (
+        not isinstance(client_action_id, str) or not 1 <= len(client_action_id) <= 64
+    ):
+        errors["client_action_id"] = ["A string of 1 to 64 characters."]
+    expected_version = data.get("expected_version")
+    if expected_version is not None and (type(expected_version) is not int or expected_version < 0):
+        errors["expected_version"] = ["A whole number, 0 or more."]
+    if errors:
+        raise serializers.ValidationError(errors)
+    return data["action"], client_action_id, expected_version
 
 
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -126,13 +142,13 @@ class GameStartView(APIView):
 class GameActionView(APIView):
     def post(self, request: Request, game_id: int) -> HttpResponse:
         seat = _my_seat(request, game_id, writing=True)
-        data = _valid(ActionInput, request.data)
+        action, client_action_id, expected_version = _action_input(request.data)
         result = services.act(
             game_id=game_id,
             seat=seat.number,
-            action=data["action"],
-            client_action_id=data.get("client_action_id"),
-            expected_version=data.get("expected_version"),
+            action=action,
+            client_action_id=client_action_id,
+            expected_version=expected_version,
         )
         # The payload the commit rendered for the seat's stream: not rendered twice.
         state = result.payloads[audience_key(seat.number)]

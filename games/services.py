@@ -142,7 +142,7 @@ def seat_claim(
 ) -> tuple[Seat, str]:
     """Take a free seat as a user or a guest; returns the seat and its API token (shown once)."""
     with transaction.atomic():
-        game, seats = _lock(game_id)
+        game, seats, _ = _lock(game_id)
         if game.status != GameSession.Status.WAITING:
             raise Conflict("this game has already started")
         seat = _seat(seats, number)
@@ -180,7 +180,7 @@ def _holds_seat(seats: list[Seat], user: Any, guest: Guest | None) -> bool:
 def game_start(*, game_id: int) -> GameSession:
     """Deal from the committed seed and start every clock that is owed."""
     with transaction.atomic():
-        game, seats = _lock(game_id)
+        game, seats, _ = _lock(game_id)
         if game.status != GameSession.Status.WAITING:
             raise Conflict("this game has already started")
         free = [s.number for s in seats if not s.is_claimed]
@@ -215,14 +215,11 @@ def act(
     _check_action_shape(action, client_action_id)
     refusal: Exception | None = None
     payloads: dict[str, str] = {}
-    with transaction.atomic():
-        game, seats = _lock(game_id)
-        if client_action_id:
-            # Read after the lock is held: a racing retry of the same action has committed.
-            first = store.first_answer(game_id, seat, client_action_id)
-            if first is not None:
-                payloads = render_all(game, seats, now())
-                return ActResult(version=first, game=game, repeated=True, payloads=payloads)
+    with transaction.atomic(), store.batched():
+        game, seats, first = _lock(game_id, (seat, client_action_id) if client_action_id else None)
+        if first is not None:
+            payloads = render_all(game, seats, now())
+            return ActResult(version=first, game=game, repeated=True, payloads=payloads)
         engine = engine_for(game.engine)
         control = game.control(engine)
         moment = now()
@@ -271,7 +268,7 @@ def enforce_deadline(*, game_id: int) -> int:
         held = store.lock_game(game_id)
         if held is None or not held[0].is_running:
             return 0
-        game, seats = held
+        game, seats, _ = held
         engine = engine_for(game.engine)
         control = game.control(engine)
         applied = _apply_overdue(game, engine, control, now())
@@ -306,7 +303,7 @@ def bot_act(*, game_id: int, seat: int, version: int) -> bool:
         held = store.lock_game(game_id)
         if held is None or not held[0].is_running or held[0].version != version:
             return False
-        game, seats = held
+        game, seats, _ = held
         player = _seat(seats, seat)
         engine = engine_for(game.engine)
         if not player.is_computer or engine.decision(game.state, seat) is None:
@@ -365,7 +362,7 @@ def substitute_if_still_away(*, game_id: int, seat: int, since: float) -> bool:
 def substitute_seat(*, game_id: int, seat: int) -> bool:
     """A computer substitute, labelled as such, finishes the seat of someone who left."""
     with transaction.atomic():
-        game, seats = _lock(game_id)
+        game, seats, _ = _lock(game_id)
         player = _seat(seats, seat)
         if not game.is_running or player.kind != Seat.Kind.HUMAN:
             return False
@@ -385,9 +382,12 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
 # -- the shared core --------------------------------------------------------------------------
 
 
-def _lock(game_id: int) -> tuple[GameSession, list[Seat]]:
-    """The game, locked, and its seats: every write renders them into the payloads."""
-    held = store.lock_game(game_id)
+def _lock(
+    game_id: int, repeat_of: tuple[int, str] | None = None
+) -> tuple[GameSession, list[Seat], int | None]:
+    """The game, locked, its seats (every write renders them into the payloads) and the
+    version ``repeat_of`` = (seat, client action id) produced, if it was submitted before."""
+    held = store.lock_game(game_id, repeat_of)
     if held is None:
         raise NotFound(f"no game {game_id}")
     return held

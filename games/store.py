@@ -10,6 +10,8 @@ same field converters and ``Model.from_db`` the ORM uses. Everything else uses t
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -20,6 +22,9 @@ from django.utils import timezone
 from games.models import GameEvent, GameSession, Seat
 
 EVENT = GameEvent._meta.db_table
+_FIRST_ANSWER = (
+    f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seat = %s AND client_action_id = %s"
+)
 
 # The columns a game's progress changes; config, seed and the rest are written once.
 PROGRESS_FIELDS = (
@@ -42,15 +47,44 @@ def game(game_id: int) -> GameSession | None:
     return found[0] if found else None
 
 
-def lock_game(game_id: int) -> tuple[GameSession, list[Seat]] | None:
-    """The game row, locked until the transaction ends, and its seats (read after the lock,
-    so a change committed while waiting for it is seen)."""
+def lock_game(
+    game_id: int, repeat_of: tuple[int, str] | None = None
+) -> tuple[GameSession, list[Seat], int | None] | None:
+    """The game row, locked until the transaction ends, its seats and, for ``repeat_of`` =
+    (seat, client action id), the version that submission produced if it was made before.
+
+    The seats and the repeat check are separate statements sent behind the lock, not
+    subqueries of it: each then reads after the lock is granted, so a change (or a racing
+    retry) committed while waiting for it is seen. Inside ``batched`` all three travel
+    together."""
     db = _db()
     lock = " FOR UPDATE" if db.features.has_select_for_update else ""
-    games = _load(db, GameSession, "WHERE id = %s" + lock, [game_id])
-    if not games:
-        return None
-    return games[0], _seats(db, game_id)
+    with db.cursor() as games, db.cursor() as seats, db.cursor() as repeat:
+        _select(games, GameSession, "WHERE id = %s" + lock, [game_id])
+        _select(seats, Seat, "WHERE game_id = %s ORDER BY number", [game_id])
+        if repeat_of is not None:
+            repeat.execute(_FIRST_ANSWER, [game_id, *repeat_of])
+        found = _instances(db, GameSession, games.fetchall())
+        if not found:
+            return None
+        first = repeat.fetchone() if repeat_of is not None else None
+        return found[0], _instances(db, Seat, seats.fetchall()), first[0] if first else None
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Send the statements issued inside to PostgreSQL without waiting for each answer
+    (psycopg's pipeline mode): a move's lock, seats and repeat check cost one round trip,
+    its log entries and game update another. Use it inside a transaction, around code that
+    reads results only through these functions (the ORM relies on row counts that a pipeline
+    reports late). Elsewhere, statements simply run one by one."""
+    db = _db()
+    if db.vendor != "postgresql":
+        yield
+        return
+    db.ensure_connection()
+    with db.connection.pipeline():
+        yield
 
 
 def seats_of(game_id: int) -> list[Seat]:
@@ -65,15 +99,6 @@ def seat_by_token(game_id: int, token_sha256: str) -> Seat | None:
     where = "WHERE game_id = %s AND token_sha256 = %s"
     found = _load(_db(), Seat, where, [game_id, token_sha256])
     return found[0] if found else None
-
-
-def first_answer(game_id: int, seat: int, client_action_id: str) -> int | None:
-    """The version a seat's earlier submission with this id produced, if there was one."""
-    sql = f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seat = %s AND client_action_id = %s"
-    with _db().cursor() as cursor:
-        cursor.execute(sql, [game_id, seat, client_action_id])
-        row = cursor.fetchone()
-    return row[0] if row else None
 
 
 def append_event(
@@ -107,10 +132,18 @@ def _db() -> BaseDatabaseWrapper:
 
 def _load(db: BaseDatabaseWrapper, model: type[Model], where: str, params: list[Any]) -> list:
     """Instances of ``model`` from ``SELECT <its columns> FROM <its table> <where>``."""
-    columns, attnames, converters = _reader(model, db.vendor)
     with db.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} {where}", params)
-        rows = cursor.fetchall()
+        _select(cursor, model, where, params)
+        return _instances(db, model, cursor.fetchall())
+
+
+def _select(cursor: Any, model: type[Model], where: str, params: list[Any]) -> None:
+    columns = _reader(model, cursor.db.vendor)[0]
+    cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} {where}", params)
+
+
+def _instances(db: BaseDatabaseWrapper, model: type[Model], rows: list[tuple]) -> list:
+    _, attnames, converters = _reader(model, db.vendor)
     instances = []
     for row in rows:
         values = list(row)

@@ -146,6 +146,20 @@ def test_malformed_requests_are_400s(started):
     response = players[0].act(game_id, {"type": "play"}, expected_version=-3)
     assert response.status_code == 400
     assert "expected_version" in response.json()["fields"]
+    for body, field in [
+        ([{"type": "play"}], "non_field_errors"),
+        ({"client_action_id": "a"}, "action"),
+        ({"action": {"type": "play"}, "client_action_id": "x" * 65}, "client_action_id"),
+        ({"action": {"type": "play"}, "expected_version": "1"}, "expected_version"),
+        ({"action": {"type": "play"}, "expected_version": True}, "expected_version"),
+    ]:
+        response = players[0].client.post(f"/api/games/{game_id}/actions", body, format="json")
+        assert response.status_code == 400, body
+        assert field in response.json()["fields"], body
+    response = players[0].act(game_id, "play")
+    assert response.status_code == 400
+    assert "JSON object" in response.json()["detail"]
+    assert players[0].state(game_id)["version"] == 0
 
 
 def test_the_log_and_the_seed_stay_secret_until_the_end(started):
