@@ -57,6 +57,8 @@ class GameSession(models.Model):
         game = super().from_db(db, field_names, values)
         # What a write found, so it schedules a timer only when the deadline moved.
         game.loaded_deadline = game.__dict__.get("next_deadline")
+        # Actions applied since, written with the next save (one round trip for both).
+        game.unsaved_log = []
         return game
 
     @property

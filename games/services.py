@@ -215,7 +215,7 @@ def act(
     _check_action_shape(action, client_action_id)
     refusal: Exception | None = None
     payloads: dict[str, str] = {}
-    with transaction.atomic(), store.batched():
+    with transaction.atomic():
         game, seats, first = _lock(game_id, (seat, client_action_id) if client_action_id else None)
         if first is not None:
             payloads = render_all(game, seats, now())
@@ -411,7 +411,8 @@ def _apply(
 ) -> None:
     step = game.version + 1
     events = engine.apply(game.state, seat, action, StepRng(bytes.fromhex(game.seed), step))
-    store.append_event(game.pk, step, seat, action, events, client_action_id or "")
+    entry = store.LogEntry(step, seat, action, events, client_action_id or "", timezone.now())
+    game.unsaved_log.append(entry)
     game.version = step
     _settle(game, engine, control, moment)
 
@@ -489,7 +490,8 @@ def _earliest_due(
 def _save(game: GameSession, seats: list[Seat]) -> dict[str, str]:
     """Persist the game's progress and, once committed, publish each audience's payload and
     schedule what comes next; returns those payloads. Every caller holds the game's lock."""
-    store.save_progress(game)
+    store.save_progress(game, game.unsaved_log)
+    game.unsaved_log = []
     payloads = render_all(game, seats, now())
     update = Update(version=game.version, final=game.is_over, parts=payloads)
     # A task already waits for an unchanged deadline: one per deadline, not one per commit.

@@ -10,14 +10,13 @@ same field converters and ``Model.from_db`` the ORM uses. Everything else uses t
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
-from django.utils import timezone
 
 from games.models import GameEvent, GameSession, Seat
 
@@ -53,38 +52,22 @@ def lock_game(
     """The game row, locked until the transaction ends, its seats and, for ``repeat_of`` =
     (seat, client action id), the version that submission produced if it was made before.
 
-    The seats and the repeat check are separate statements sent behind the lock, not
+    The seats and the repeat check are statements of their own behind the lock, not
     subqueries of it: each then reads after the lock is granted, so a change (or a racing
-    retry) committed while waiting for it is seen. Inside ``batched`` all three travel
-    together."""
+    retry) committed while waiting for it is seen. They travel in one round trip."""
     db = _db()
     lock = " FOR UPDATE" if db.features.has_select_for_update else ""
-    with db.cursor() as games, db.cursor() as seats, db.cursor() as repeat:
-        _select(games, GameSession, "WHERE id = %s" + lock, [game_id])
-        _select(seats, Seat, "WHERE game_id = %s ORDER BY number", [game_id])
-        if repeat_of is not None:
-            repeat.execute(_FIRST_ANSWER, [game_id, *repeat_of])
-        found = _instances(db, GameSession, games.fetchall())
-        if not found:
-            return None
-        first = repeat.fetchone() if repeat_of is not None else None
-        return found[0], _instances(db, Seat, seats.fetchall()), first[0] if first else None
-
-
-@contextmanager
-def batched() -> Iterator[None]:
-    """Send the statements issued inside to PostgreSQL without waiting for each answer
-    (psycopg's pipeline mode): a move's lock, seats and repeat check cost one round trip,
-    its log entries and game update another. Use it inside a transaction, around code that
-    reads results only through these functions (the ORM relies on row counts that a pipeline
-    reports late). Elsewhere, statements simply run one by one."""
-    db = _db()
-    if db.vendor != "postgresql":
-        yield
-        return
-    db.ensure_connection()
-    with db.connection.pipeline():
-        yield
+    statements = [
+        (_select_sql(GameSession, "WHERE id = %s" + lock), [game_id]),
+        (_select_sql(Seat, "WHERE game_id = %s ORDER BY number"), [game_id]),
+    ]
+    if repeat_of is not None:
+        statements.append((_FIRST_ANSWER, [game_id, *repeat_of]))
+    games, seats, *repeat = _together(db, statements)
+    if not games:
+        return None
+    first = repeat[0][0][0] if repeat and repeat[0] else None
+    return _instances(db, GameSession, games)[0], _instances(db, Seat, seats), first
 
 
 def seats_of(game_id: int) -> list[Seat]:
@@ -101,27 +84,34 @@ def seat_by_token(game_id: int, token_sha256: str) -> Seat | None:
     return found[0] if found else None
 
 
-def append_event(
-    game_id: int,
-    seq: int,
-    seat: int | None,
-    action: dict[str, Any],
-    events: list[Any],
-    client_action_id: str,
-) -> None:
-    db = _db()
-    sql, fields = _insert(GameEvent, _EVENT_FIELDS, db.vendor)
-    values = (game_id, seq, seat, action, events, client_action_id, timezone.now())
-    with db.cursor() as cursor:
-        cursor.execute(sql, _prepared(db, fields, values))
+@dataclass(frozen=True)
+class LogEntry:
+    """One applied action, waiting to be written with the game's next save."""
+
+    seq: int
+    seat: int | None
+    action: dict[str, Any]
+    events: list[Any]
+    client_action_id: str
+    at: datetime
 
 
-def save_progress(game: GameSession) -> None:
+def save_progress(game: GameSession, log: list[LogEntry]) -> None:
+    """Append ``log`` to the game's event log and save its progress, in one round trip."""
     db = _db()
+    statements = []
+    if log:
+        sql, fields = _insert(GameEvent, _EVENT_FIELDS, len(log), db.vendor)
+        values = [
+            value
+            for e in log
+            for value in (game.pk, e.seq, e.seat, e.action, e.events, e.client_action_id, e.at)
+        ]
+        statements.append((sql, _prepared(db, fields, values)))
     sql, fields = _update(GameSession, PROGRESS_FIELDS, db.vendor)
     values = [getattr(game, field.attname) for field in fields]
-    with db.cursor() as cursor:
-        cursor.execute(sql, [*_prepared(db, fields, values), game.pk])
+    statements.append((sql, [*_prepared(db, fields, values), game.pk]))
+    _together(db, statements)
 
 
 def _db() -> BaseDatabaseWrapper:
@@ -133,13 +123,41 @@ def _db() -> BaseDatabaseWrapper:
 def _load(db: BaseDatabaseWrapper, model: type[Model], where: str, params: list[Any]) -> list:
     """Instances of ``model`` from ``SELECT <its columns> FROM <its table> <where>``."""
     with db.cursor() as cursor:
-        _select(cursor, model, where, params)
+        cursor.execute(_select_sql(model, where), params)
         return _instances(db, model, cursor.fetchall())
 
 
-def _select(cursor: Any, model: type[Model], where: str, params: list[Any]) -> None:
-    columns = _reader(model, cursor.db.vendor)[0]
-    cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} {where}", params)
+def _select_sql(model: type[Model], where: str) -> str:
+    return f"SELECT {_reader(model, _db().vendor)[0]} FROM {model._meta.db_table} {where}"
+
+
+def _together(db: BaseDatabaseWrapper, statements: list[tuple[str, list[Any]]]) -> list[list]:
+    """Run ``statements`` in order and return each one's rows. On PostgreSQL they go as one
+    query string, one round trip: psycopg's client-side binding (Django's default) sends it
+    with the simple query protocol, which runs several statements, each with a snapshot of
+    its own. Where that is not available (SQLite, server-side binding), one at a time."""
+    results: list[list] = []
+    with db.cursor() as cursor:
+        if _one_trip(db):
+            cursor.execute(";\n".join(sql for sql, _ in statements), _flat(statements))
+            for index in range(len(statements)):
+                if index:
+                    cursor.nextset()
+                results.append(cursor.fetchall() if cursor.description else [])
+            return results
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            results.append(cursor.fetchall() if cursor.description else [])
+    return results
+
+
+def _one_trip(db: BaseDatabaseWrapper) -> bool:
+    options = db.settings_dict["OPTIONS"]
+    return db.vendor == "postgresql" and not options.get("server_side_binding")
+
+
+def _flat(statements: list[tuple[str, list[Any]]]) -> list[Any]:
+    return [param for _, params in statements for param in params]
 
 
 def _instances(db: BaseDatabaseWrapper, model: type[Model], rows: list[tuple]) -> list:
@@ -173,11 +191,14 @@ def _reader(model: type[Model], vendor: str) -> tuple[str, list[str], list[tuple
 
 
 @functools.cache
-def _insert(model: type[Model], names: tuple[str, ...], vendor: str) -> tuple[str, list[Any]]:
+def _insert(
+    model: type[Model], names: tuple[str, ...], rows: int, vendor: str
+) -> tuple[str, list[Any]]:
+    """``INSERT`` of ``rows`` rows, and the fields its values are prepared by, row by row."""
     fields = [model._meta.get_field(name) for name in names]
     columns = ", ".join(_db().ops.quote_name(field.column) for field in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {model._meta.db_table} ({columns}) VALUES ({marks})", fields
+    marks = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * rows)
+    return f"INSERT INTO {model._meta.db_table} ({columns}) VALUES {marks}", fields * rows
 
 
 @functools.cache

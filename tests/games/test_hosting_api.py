@@ -261,3 +261,26 @@ def test_a_seat_holder_can_issue_a_bot_token_and_the_old_one_stops_working(start
     assert bot_client(fresh).get(f"/api/games/{game_id}/").json()["seat"] == 0
     assert bot_client(players[0].token).get(f"/api/games/{game_id}/").json()["seat"] is None
     assert bot_client("nope").post(f"/api/games/{game_id}/token").status_code == 403
+
+
+def test_a_move_costs_three_round_trips_on_postgresql(started, postgres_only):
+    """A bot's move: its seat by token; the lock, seats and repeat check; the log entry and
+    the game update. (The transaction's own statements are not counted.) Guards the move
+    path against creeping queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game_id, players = started
+    player = next(p for p in players if p.legal(game_id))
+    action = player.legal(game_id)[0]
+    bot = bot_client(player.token)
+    with CaptureQueriesContext(connection) as captured:
+        response = bot.post(
+            f"/api/games/{game_id}/actions",
+            {"action": action, "client_action_id": "once"},
+            format="json",
+        )
+    assert response.status_code == 200, response.content
+    queries = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    assert len(queries) == 3, [q[:80] for q in queries]
+    assert GameEvent.objects.get(game_id=game_id, client_action_id="once").seq == 1
