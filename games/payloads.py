@@ -9,8 +9,9 @@ web process then send those texts as they are, without reading the game again.
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+import orjson
 
 from games import clocks, engines
 from games.models import GameSession, Seat
@@ -38,8 +39,9 @@ def audience_key(seat_number: int | None) -> str:
 
 
 def dumps(payload: dict[str, Any]) -> str:
-    """Compact JSON, which never contains a newline (the live framing relies on it)."""
-    return json.dumps(payload, separators=(",", ":"))
+    """Compact JSON, which never contains a newline (the live framing relies on it). orjson:
+    every commit renders one payload per audience, and ``json.dumps`` took 50 us for each."""
+    return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _shared(game: GameSession, seats: list[Seat], moment: float) -> dict[str, Any]:

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Model
+from django.db.models import JSONField, Model
 
 from games.models import GameEvent, GameSession, Seat
 
@@ -186,8 +187,14 @@ def _reader(model: type[Model], vendor: str) -> tuple[str, list[str], list[tuple
     for index, field in enumerate(fields):
         column = field.get_col(model._meta.db_table)
         for convert in db.ops.get_db_converters(column) + field.get_db_converters(db):
+            if isinstance(field, JSONField) and field.decoder is None:
+                convert = _json_from_db  # what the field's own converter does, ~5x faster
             converters.append((index, column, convert))
     return columns, [f.attname for f in fields], converters
+
+
+def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
+    return None if value is None else orjson.loads(value)
 
 
 @functools.cache
