@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.http import HttpRequest
 
 from games import store
@@ -11,23 +13,54 @@ from hosting.identity import GUEST_SESSION_KEY, guest_from_token
 TOKEN_PREFIX = "Seat "
 
 
+@dataclass(frozen=True)
+class SeatKey:
+    """What identifies a seat among a game's seats: one of its columns and the value it must
+    hold there (a token's hash, the user's id, the guest's id, or simply the seat number).
+    Writes find the seat among the seats they lock, with no query of their own."""
+
+    column: str
+    value: int | str
+
+    @classmethod
+    def number(cls, number: int) -> SeatKey:
+        return cls("number", number)
+
+    @property
+    def by_token(self) -> bool:
+        """Proven by a seat token (no CSRF check needed) rather than by the session."""
+        return self.column == "token_sha256"
+
+    def find(self, seats: list[Seat]) -> Seat | None:
+        return next((s for s in seats if getattr(s, self.column) == self.value), None)
+
+
 def seat_token(request: HttpRequest) -> str | None:
     header = request.headers.get("Authorization", "")
     return header[len(TOKEN_PREFIX) :].strip() if header.startswith(TOKEN_PREFIX) else None
 
 
-def seat_for(request: HttpRequest, game: GameSession | int) -> tuple[Seat | None, bool]:
-    """The seat, and whether it was proven by token (no CSRF needed) rather than session.
-    Takes the game or its id: acting needs only the seat, not the game read twice."""
-    game_id = game if isinstance(game, int) else game.pk
+def seat_key(request: HttpRequest) -> SeatKey | None:
+    """The request's seat credential, if it carries one; whether it holds a seat in a given
+    game is for that game's seats to say."""
     token = seat_token(request)
     if token is not None:
-        return store.seat_by_token(game_id, hash_token(token)), True
+        return SeatKey("token_sha256", hash_token(token))
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return Seat.objects.filter(game_id=game_id, user=user).first(), False
+        return SeatKey("user_id", user.pk)
     guest_token = request.session.get(GUEST_SESSION_KEY)
     guest = guest_from_token(guest_token) if guest_token else None
     if guest is not None:
-        return Seat.objects.filter(game_id=game_id, guest_id=guest.id).first(), False
-    return None, False
+        return SeatKey("guest_id", guest.id)
+    return None
+
+
+def seat_for(request: HttpRequest, game: GameSession | int) -> tuple[Seat | None, bool]:
+    """The seat, and whether it was proven by token (no CSRF needed) rather than session.
+    Takes the game or its id: reads need only the seat, not the game read twice."""
+    key = seat_key(request)
+    if key is None:
+        return None, False
+    game_id = game if isinstance(game, int) else game.pk
+    return store.seat_by(game_id, key.column, key.value), key.by_token

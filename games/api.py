@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import services, store
-from games.access import seat_for
+from games.access import seat_for, seat_key
 from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
 from games.verification import verify_game
@@ -79,11 +79,9 @@ def _fresh_game(game_id: int) -> GameSession:
     return game
 
 
-def _my_seat(request: Request, game: GameSession | int, *, writing: bool) -> Seat:
+def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:
     seat, by_token = seat_for(request, game)
     if seat is None:
-        if isinstance(game, int):
-            _game(game)  # an unknown game is a 404 rather than "no seat"
         raise Forbidden("you hold no seat in this game")
     if writing and not by_token:
         SessionAuthentication().enforce_csrf(request)
@@ -141,17 +139,23 @@ class GameStartView(APIView):
 
 class GameActionView(APIView):
     def post(self, request: Request, game_id: int) -> HttpResponse:
-        seat = _my_seat(request, game_id, writing=True)
+        # The seat is found among those the move locks: no query of its own.
+        key = seat_key(request)
+        if key is None:
+            _game(game_id)  # an unknown game is a 404 rather than "no seat"
+            raise Forbidden("you hold no seat in this game")
+        if not key.by_token:
+            SessionAuthentication().enforce_csrf(request)
         action, client_action_id, expected_version = _action_input(request.data)
         result = services.act(
             game_id=game_id,
-            seat=seat.number,
+            seat=key,
             action=action,
             client_action_id=client_action_id,
             expected_version=expected_version,
         )
         # The payload the commit rendered for the seat's stream: not rendered twice.
-        state = result.payloads[audience_key(seat.number)]
+        state = result.payloads[audience_key(result.seat)]
         repeated = "true" if result.repeated else "false"
         body = f'{{"version":{result.version},"repeated":{repeated},"state":{state}}}'
         return HttpResponse(body, content_type="application/json")

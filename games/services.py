@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import clocks, engines, store, timers
+from games.access import SeatKey
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import (
     SYSTEM_ACTIONS,
@@ -53,6 +54,7 @@ class SeatSpec:
 class ActResult:
     version: int
     game: GameSession
+    seat: int
     payloads: dict[str, str]  # each audience's payload of the game as it now is
     repeated: bool = False
 
@@ -204,22 +206,31 @@ def game_start(*, game_id: int) -> GameSession:
 def act(
     *,
     game_id: int,
-    seat: int,
+    seat: int | SeatKey,
     action: Any,
     client_action_id: str | None = None,
     expected_version: int | None = None,
 ) -> ActResult:
     """Apply one seat's action. A repeated ``client_action_id`` returns the first answer; a
     stale ``expected_version`` is a 409; an illegal action is refused with the engine's reason.
-    Refusals change nothing (overdue timeouts found on the way are still applied)."""
+    Refusals change nothing (overdue timeouts found on the way are still applied).
+
+    ``seat`` is its number, or a request's credential (``SeatKey``): the seat is then found
+    among the seats the lock reads, and a credential that holds none is a 403."""
     _check_action_shape(action, client_action_id)
+    key = seat if isinstance(seat, SeatKey) else SeatKey.number(seat)
+    repeat_of = (key.column, key.value, client_action_id) if client_action_id else None
     refusal: Exception | None = None
     payloads: dict[str, str] = {}
     with transaction.atomic():
-        game, seats, first = _lock(game_id, (seat, client_action_id) if client_action_id else None)
+        game, seats, first = _lock(game_id, repeat_of)
+        player = key.find(seats)
+        if player is None:
+            raise Forbidden("you hold no seat in this game")
+        number = player.number
         if first is not None:
             payloads = render_all(game, seats, now())
-            return ActResult(version=first, game=game, repeated=True, payloads=payloads)
+            return ActResult(first, game, number, payloads, repeated=True)
         engine = engine_for(game.engine)
         control = game.control(engine)
         moment = now()
@@ -235,7 +246,7 @@ def act(
                 )
             if action["type"] in SYSTEM_ACTIONS:
                 raise UserError(f"{action['type']!r} is applied by the server only")
-            _apply(game, engine, control, seat, action, client_action_id, moment)
+            _apply(game, engine, control, number, action, client_action_id, moment)
         except (IllegalAction, UserError) as error:
             refusal = error
             if changed:
@@ -244,7 +255,7 @@ def act(
             payloads = _save(game, seats)
     if refusal is not None:
         raise refusal
-    return ActResult(version=game.version, game=game, payloads=payloads)
+    return ActResult(game.version, game, number, payloads)
 
 
 def _check_action_shape(action: Any, client_action_id: str | None) -> None:
@@ -383,10 +394,10 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
 
 
 def _lock(
-    game_id: int, repeat_of: tuple[int, str] | None = None
+    game_id: int, repeat_of: tuple[str, Any, str] | None = None
 ) -> tuple[GameSession, list[Seat], int | None]:
     """The game, locked, its seats (every write renders them into the payloads) and the
-    version ``repeat_of`` = (seat, client action id) produced, if it was submitted before."""
+    version ``repeat_of`` (see ``store.lock_game``) produced, if it was submitted before."""
     held = store.lock_game(game_id, repeat_of)
     if held is None:
         raise NotFound(f"no game {game_id}")

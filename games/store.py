@@ -22,9 +22,10 @@ from django.db.models import JSONField, Model
 from games.models import GameEvent, GameSession, Seat
 
 EVENT = GameEvent._meta.db_table
-_FIRST_ANSWER = (
-    f"SELECT seq FROM {EVENT} WHERE game_id = %s AND seat = %s AND client_action_id = %s"
-)
+SEAT = Seat._meta.db_table
+# The columns a seat can be found by (see games.access.SeatKey).
+SEAT_KEYS = ("number", "token_sha256", "user_id", "guest_id")
+
 
 # The columns a game's progress changes; config, seed and the rest are written once.
 PROGRESS_FIELDS = (
@@ -48,10 +49,11 @@ def game(game_id: int) -> GameSession | None:
 
 
 def lock_game(
-    game_id: int, repeat_of: tuple[int, str] | None = None
+    game_id: int, repeat_of: tuple[str, Any, str] | None = None
 ) -> tuple[GameSession, list[Seat], int | None] | None:
     """The game row, locked until the transaction ends, its seats and, for ``repeat_of`` =
-    (seat, client action id), the version that submission produced if it was made before.
+    (seat column, value, client action id), the version that submission of the seat whose
+    column holds that value produced, if it was made before.
 
     The seats and the repeat check are statements of their own behind the lock, not
     subqueries of it: each then reads after the lock is granted, so a change (or a racing
@@ -63,7 +65,8 @@ def lock_game(
         (_select_sql(Seat, "WHERE game_id = %s ORDER BY number"), [game_id]),
     ]
     if repeat_of is not None:
-        statements.append((_FIRST_ANSWER, [game_id, *repeat_of]))
+        column, value, client_action_id = repeat_of
+        statements.append((_first_answer_sql(column), [game_id, client_action_id, game_id, value]))
     games, seats, *repeat = _together(db, statements)
     if not games:
         return None
@@ -79,9 +82,9 @@ def _seats(db: BaseDatabaseWrapper, game_id: int) -> list[Seat]:
     return _load(db, Seat, "WHERE game_id = %s ORDER BY number", [game_id])
 
 
-def seat_by_token(game_id: int, token_sha256: str) -> Seat | None:
-    where = "WHERE game_id = %s AND token_sha256 = %s"
-    found = _load(_db(), Seat, where, [game_id, token_sha256])
+def seat_by(game_id: int, column: str, value: Any) -> Seat | None:
+    """The game's seat whose ``column`` (one of ``SEAT_KEYS``) holds ``value``."""
+    found = _load(_db(), Seat, f"WHERE game_id = %s AND {_seat_key(column)} = %s", [game_id, value])
     return found[0] if found else None
 
 
@@ -213,3 +216,17 @@ def _update(model: type[Model], names: tuple[str, ...], vendor: str) -> tuple[st
     fields = [model._meta.get_field(name) for name in names]
     assignments = ", ".join(f"{_db().ops.quote_name(field.column)} = %s" for field in fields)
     return f"UPDATE {model._meta.db_table} SET {assignments} WHERE id = %s", fields
+
+
+def _seat_key(column: str) -> str:
+    if column not in SEAT_KEYS:
+        raise ValueError(f"seats are not found by {column!r}")
+    return column
+
+
+@functools.cache
+def _first_answer_sql(column: str) -> str:
+    seat = f"SELECT number FROM {SEAT} WHERE game_id = %s AND {_seat_key(column)} = %s"
+    return (
+        f"SELECT seq FROM {EVENT} WHERE game_id = %s AND client_action_id = %s AND seat = ({seat})"
+    )

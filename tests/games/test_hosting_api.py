@@ -263,10 +263,10 @@ def test_a_seat_holder_can_issue_a_bot_token_and_the_old_one_stops_working(start
     assert bot_client("nope").post(f"/api/games/{game_id}/token").status_code == 403
 
 
-def test_a_move_costs_three_round_trips_on_postgresql(started, postgres_only):
-    """A bot's move: its seat by token; the lock, seats and repeat check; the log entry and
-    the game update. (The transaction's own statements are not counted.) Guards the move
-    path against creeping queries."""
+def test_a_move_costs_two_round_trips_on_postgresql(started, postgres_only):
+    """A bot's move: the lock, the seats (its token's among them) and the repeat check; then
+    the log entry and the game update. (The transaction's own statements are not counted.)
+    Guards the move path against creeping queries."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -282,5 +282,20 @@ def test_a_move_costs_three_round_trips_on_postgresql(started, postgres_only):
         )
     assert response.status_code == 200, response.content
     queries = [q["sql"] for q in captured if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
-    assert len(queries) == 3, [q[:80] for q in queries]
+    assert len(queries) == 2, [q[:80] for q in queries]
     assert GameEvent.objects.get(game_id=game_id, client_action_id="once").seq == 1
+
+
+def test_a_credential_that_holds_no_seat_cannot_act(started, organiser):
+    game_id, players = started
+    action = {"type": "play", "card": 0}
+    strangers = [bot_client("not-a-seat-token"), organiser]
+    for stranger in strangers:
+        response = stranger.post(f"/api/games/{game_id}/actions", {"action": action}, format="json")
+        assert response.status_code == 403, response.content
+        assert response.json()["detail"] == "you hold no seat in this game"
+    response = bot_client("not-a-seat-token").post(
+        "/api/games/999999/actions", {"action": action}, format="json"
+    )
+    assert response.status_code == 404
+    assert players[0].state(game_id)["version"] == 0
