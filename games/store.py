@@ -18,6 +18,7 @@ import orjson
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import JSONField, Model
+from psycopg.types.json import Jsonb
 
 from games.models import GameEvent, GameSession, Seat
 
@@ -176,7 +177,21 @@ def _instances(db: BaseDatabaseWrapper, model: type[Model], rows: list[tuple]) -
 
 
 def _prepared(db: BaseDatabaseWrapper, fields: list[Any], values: Any) -> list[Any]:
-    return [field.get_db_prep_save(value, db) for field, value in zip(fields, values, strict=True)]
+    return [_to_db(db, field, value) for field, value in zip(fields, values, strict=True)]
+
+
+def _to_db(db: BaseDatabaseWrapper, field: Any, value: Any) -> Any:
+    """``field.get_db_prep_save``, with JSON (a move's state, clocks, action and events)
+    written by orjson, ~10x faster than the field's ``json.dumps``."""
+    if value is None or not isinstance(field, JSONField) or field.encoder is not None:
+        return field.get_db_prep_save(value, db)
+    if db.vendor == "postgresql":
+        return Jsonb(value, dumps=_json_bytes)
+    return _json_bytes(value).decode()
+
+
+def _json_bytes(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 @functools.cache
