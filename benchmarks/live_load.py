@@ -75,6 +75,9 @@ class Stats:
 
     action_ms: list[float] = field(default_factory=list)
     legal_ms: list[float] = field(default_factory=list)
+    # How late the load client's own event loop woke a 10 ms sleeper: a response that arrives
+    # while the loop is busy with other bots waits that long before it is timed.
+    loop_lag_ms: list[float] = field(default_factory=list)
     # (game, seat, version, response time) of every accepted action in the window
     accepted: list[tuple[int, int, int, float]] = field(default_factory=list)
     # arrivals[game][seat] = [(version, perf time, wall time)] in arrival order
@@ -607,6 +610,7 @@ async def load(
     """Start every game, measure for ``seconds`` once all are running, then stop; returns the
     cores each part used while measuring."""
     slots = [asyncio.create_task(keep_game_running(run, slot)) for slot in range(run.games)]
+    probe = asyncio.create_task(probe_loop_lag(run))
     try:
         started = time.perf_counter()
         while run.stats.games_started < run.games and time.perf_counter() - started < 60:
@@ -629,10 +633,20 @@ async def load(
         return cores_used(before, cpu_seconds(), time.perf_counter() - begin)
     finally:
         run.stopping = True
+        probe.cancel()
         for slot in slots:
             slot.cancel()
         await asyncio.gather(*slots, return_exceptions=True)
         await asyncio.gather(*run.background, return_exceptions=True)
+
+
+async def probe_loop_lag(run: Run, period: float = 0.01) -> None:
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(period)
+        woke = time.perf_counter()
+        if run.measuring(asked):
+            run.stats.loop_lag_ms.append((woke - asked - period) * 1000)
 
 
 def raise_failure(slots: list[asyncio.Task]) -> None:
@@ -719,6 +733,8 @@ def summary(
         "actions": len(stats.action_ms),
         "action_p50_ms": round(percentile(stats.action_ms, 50), 1),
         "action_p99_ms": round(percentile(stats.action_ms, 99), 1),
+        "client_loop_lag_p50_ms": round(percentile(stats.loop_lag_ms, 50), 1),
+        "client_loop_lag_p99_ms": round(percentile(stats.loop_lag_ms, 99), 1),
         "legal_p50_ms": round(percentile(stats.legal_ms, 50), 1),
         "legal_p99_ms": round(percentile(stats.legal_ms, 99), 1),
         "sse_delivery_p50_ms": round(percentile(delivery_ms(stats), 50), 1),
@@ -763,6 +779,8 @@ def print_summary(figures: dict[str, Any]) -> None:
         f"({ratio:.2f} of the baseline; target >= {TARGETS['ratio_to_baseline']})",
         f"action latency             p50 {figures['action_p50_ms']} ms, "
         f"p99 {figures['action_p99_ms']} ms (target < {TARGETS['action_p99_ms']:.0f})",
+        f"load client's loop lag     p50 {figures['client_loop_lag_p50_ms']} ms, "
+        f"p99 {figures['client_loop_lag_p99_ms']} ms (included in the latencies above)",
         f"GET legal (before acting)  p50 {figures['legal_p50_ms']} ms, "
         f"p99 {figures['legal_p99_ms']} ms",
         f"SSE delivery               p50 {figures['sse_delivery_p50_ms']} ms, "
