@@ -11,6 +11,7 @@ which keeps one persistent connection per process. The GIL allowed only one thre
 at a time anyway, and every write path is a short transaction: scale with more processes.
 """
 
+import gc
 import os
 import sys
 
@@ -46,3 +47,8 @@ class SharedThreadASGIHandler(ASGIHandler):
 
 get_asgi_application()  # sets Django up
 application = SharedThreadASGIHandler()
+# Everything loaded so far lives as long as the process: out of the collector's way, so a full
+# collection walks only what requests and streams create. Paced 200-game runs: action p99
+# 74-87 ms over three runs with it, 84-112 ms over four without (docs/live-load.md).
+gc.collect()
+gc.freeze()
