@@ -56,11 +56,10 @@ def seat_key(request: HttpRequest) -> SeatKey | None:
     return None
 
 
-def seat_for(request: HttpRequest, game: GameSession | int) -> tuple[Seat | None, bool]:
+def seat_for(request: HttpRequest, game: GameSession) -> tuple[Seat | None, bool]:
     """The seat, and whether it was proven by token (no CSRF needed) rather than session.
-    Takes the game or its id: reads need only the seat, not the game read twice."""
+    (Writes need not ask: they find the request's ``SeatKey`` among the seats they lock.)"""
     key = seat_key(request)
     if key is None:
         return None, False
-    game_id = game if isinstance(game, int) else game.pk
-    return store.seat_by(game_id, key.column, key.value), key.by_token
+    return store.seat_by(game.pk, key.column, key.value), key.by_token
