@@ -1,11 +1,24 @@
 """The Celery app. Tasks are thin wrappers over services; see games/tasks.py."""
 
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, Task
+from celery.signals import task_postrun, task_prerun
+from django import db
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hosting.settings")
 
 app = Celery("hosting")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def close_old_connections(sender: Task | None = None, **kwargs: Any) -> None:
+    """Treat each task as Django treats a request: keep the connection while it is healthy and
+    younger than CONN_MAX_AGE, drop it when broken (the next query reconnects). An eager task
+    runs inside its caller's transaction, whose connection is not the task's to close."""
+    if sender is not None and not sender.request.is_eager:
+        db.close_old_connections()

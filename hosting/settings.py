@@ -161,6 +161,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Celery's Django fixup closes the database connection around every task unless told to reuse
+# it: a new PostgreSQL backend per timer. hosting.celery closes connections as a request does
+# instead (CONN_MAX_AGE, health checks), so the fixup's own recycling never has to.
+CELERY_DB_REUSE_MAX = 2**31
 CELERY_BEAT_SCHEDULE = {
     # Arms the ETA task of every deadline coming within TIMER_ARM_AHEAD_SECONDS, and is the
     # safety net under those tasks: a lost task delays a timeout by 1 s.

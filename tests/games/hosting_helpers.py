@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
+from celery.contrib.testing.worker import start_worker
+from django import db
 from rest_framework.test import APIClient
 
 from games import engines
 from games.engines.base import Engine
+from hosting.celery import app
 from hosting.roles import ORGANISER, grant
 from tests.games.engines import tiny
 
@@ -88,3 +93,24 @@ def wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+_worker_closed = threading.Event()
+
+
+@app.task(name="tests.close_worker_connections")
+def _close_worker_connections() -> None:
+    db.connections.close_all()
+    _worker_closed.set()
+
+
+@contextmanager
+def celery_worker(queue: str) -> Iterator[None]:
+    """A real Celery worker on Redis, in a thread of the test process. Workers keep their
+    database sessions between tasks, so it closes its own before it stops: the test
+    database can then be dropped."""
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=[queue]):
+        yield
+        _worker_closed.clear()
+        _close_worker_connections.delay()
+        assert _worker_closed.wait(10), "the worker did not close its database sessions"

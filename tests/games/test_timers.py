@@ -5,15 +5,13 @@ import time
 
 import pytest
 import redis
-from celery.contrib.testing.worker import start_worker
 
 from games import services
 from games.models import GameEvent, GameSession
 from games.services import SeatSpec
 from games.tasks import sweep_overdue
 from games.timers import ARMED_PREFIX
-from hosting.celery import app
-from tests.games.hosting_helpers import register_tiny, wait_for
+from tests.games.hosting_helpers import celery_worker, register_tiny, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +28,7 @@ def start_tiny_game(turn_seconds: float) -> GameSession:
 
 
 def test_the_worker_applies_an_expiry_within_a_second_of_the_deadline(redis_url, celery_queue):
-    with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
+    with celery_worker(celery_queue):
         game = start_tiny_game(turn_seconds=1.0)
         deadline = game.next_deadline
         assert wait_for(lambda: GameEvent.objects.filter(game=game, seq=1).exists(), 5)
@@ -49,7 +47,7 @@ def test_the_worker_applies_an_expiry_within_a_second_of_the_deadline(redis_url,
 def test_a_far_deadline_is_armed_by_the_sweep_once_it_comes_near(redis_url, celery_queue, settings):
     settings.TIMER_ARM_AHEAD_SECONDS = 0.5
     armed = redis.Redis.from_url(redis_url)
-    with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
+    with celery_worker(celery_queue):
         game = start_tiny_game(turn_seconds=1.5)
         deadline = game.next_deadline
         pattern = f"{ARMED_PREFIX}{game.pk}:{deadline.timestamp():.6f}"
@@ -89,7 +87,7 @@ def test_a_computer_player_answers_through_the_worker(redis_url, celery_queue, s
 
     settings.BOT_DELAY_SECONDS = (0.2, 0.4)
     engine = engines.get("drafting_trios")
-    with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
+    with celery_worker(celery_queue):
         game = services.game_create(
             engine_key="drafting_trios",
             seats=[SeatSpec(), SeatSpec(kind="computer", bot="greedy")],
@@ -110,7 +108,7 @@ def test_a_death_match_reserve_running_out_loses_it_by_the_worker(redis_url, cel
     from games import engines
 
     engine = engines.get("drafting_trios")
-    with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
+    with celery_worker(celery_queue):
         game = services.game_create(
             engine_key="drafting_trios",
             seats=[SeatSpec(role="EC"), SeatSpec(role="DMO")],

@@ -3,11 +3,11 @@
 import os
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.db import connection
 
 from hosting.celery import app
 from hosting.tasks import ping
+from tests.games.hosting_helpers import celery_worker
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def test_a_celery_task_runs_through_redis(redis_url, celery_queue):
 
     with app.connection_for_write() as conn:
         assert conn.transport.driver_type == "redis"
-    with start_worker(app, pool="solo", perform_ping_check=False, queues=[celery_queue]):
+    with celery_worker(celery_queue):
         result = ping.delay()
         assert result.get(timeout=20) == "pong"
     # The answer came back through Redis too: the result backend stored it there.
