@@ -331,28 +331,21 @@ def bot_act(*, game_id: int, seat: int, version: int) -> bool:
 
 
 def mark_connected(*, game_id: int, seat: int) -> None:
-    with transaction.atomic():
-        player = Seat.objects.select_for_update().get(game_id=game_id, number=seat)
-        player.connections += 1
-        player.connected = True
-        player.disconnected_at = None
-        player.save(update_fields=["connections", "connected", "disconnected_at"])
+    store.seat_connected(game_id, seat)
 
 
 def mark_disconnected(*, game_id: int, seat: int) -> None:
-    """The seat's last connection closed: after the game's grace a substitute takes over."""
-    with transaction.atomic():
-        player = Seat.objects.select_for_update().get(game_id=game_id, number=seat)
-        player.connections = max(0, player.connections - 1)
-        if player.connections:
-            player.save(update_fields=["connections"])
-            return
-        player.connected = False
-        player.disconnected_at = timezone.now()
-        player.save(update_fields=["connections", "connected", "disconnected_at"])
-        grace = player.game.grace_seconds
-        since = player.disconnected_at.timestamp()
-        transaction.on_commit(lambda: timers.schedule_grace(game_id, seat, since, since + grace))
+    """The seat's last connection closed: after the game's grace a substitute takes over, if the
+    game is running by then (a finished game's streams close for good: nothing to schedule)."""
+    moment = timezone.now()
+    if store.seat_disconnected(game_id, seat, moment) != 0:
+        return
+    status = GameSession.Status
+    ongoing = GameSession.objects.filter(pk=game_id, status__in=(status.WAITING, status.RUNNING))
+    grace = ongoing.values_list("grace_seconds", flat=True).first()
+    if grace is not None:
+        since = moment.timestamp()
+        timers.schedule_grace(game_id, seat, since, since + grace)
 
 
 def seat_leave(*, game_id: int, seat: int) -> bool:

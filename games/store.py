@@ -1,7 +1,8 @@
 """The queries of the move path, written out in SQL.
 
 Every action locks its game, reads its seats, checks for a repeated submission, appends to
-the log and saves the game; every read and timer task first reads the game. Building those
+the log and saves the game; every read and timer task first reads the game; every live stream
+counts its seat's connections as it opens and closes. Building those
 statements through the ORM (or ``raw``) cost about 1 ms of CPU each, more than PostgreSQL
 takes to run them; here they are fixed strings, and rows become model instances through the
 same field converters and ``Model.from_db`` the ORM uses. Everything else uses the ORM.
@@ -83,6 +84,35 @@ def seat_by(game_id: int, column: str, value: Any) -> Seat | None:
     """The game's seat whose ``column`` (one of ``SEAT_KEYS``) holds ``value``."""
     found = _load(_db(), Seat, f"WHERE game_id = %s AND {_seat_key(column)} = %s", [game_id, value])
     return found[0] if found else None
+
+
+def seat_connected(game_id: int, number: int) -> None:
+    """One more connection of the seat is open: it is connected."""
+    sql = (
+        f"UPDATE {SEAT} SET connections = connections + 1, connected = %s, disconnected_at = NULL"
+        " WHERE game_id = %s AND number = %s"
+    )
+    with _db().cursor() as cursor:
+        cursor.execute(sql, [True, game_id, number])
+
+
+def seat_disconnected(game_id: int, number: int, moment: datetime) -> int | None:
+    """One connection of the seat closed; when it was the last, the seat is disconnected since
+    ``moment``. Returns the connections still open (None: no such seat). One statement, so
+    that a stream opening meanwhile is counted before or after, never lost."""
+    sql = (
+        f"UPDATE {SEAT}"
+        " SET connections = CASE WHEN connections > 1 THEN connections - 1 ELSE 0 END,"
+        " connected = connections > 1,"
+        " disconnected_at = CASE WHEN connections > 1 THEN disconnected_at ELSE %s END"
+        " WHERE game_id = %s AND number = %s RETURNING connections"
+    )
+    db = _db()
+    since = Seat._meta.get_field("disconnected_at").get_db_prep_save(moment, db)
+    with db.cursor() as cursor:
+        cursor.execute(sql, [since, game_id, number])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,31 @@ def test_one_of_two_tabs_closing_is_not_a_disconnect(game_id):
     assert seat(game_id, 1).connected
 
 
+def test_every_closed_stream_is_counted_and_the_last_one_disconnects(game_id, monkeypatch):
+    graces = []
+    monkeypatch.setattr(services.timers, "schedule_grace", lambda *args: graces.append(args))
+    for _ in range(2):
+        services.mark_connected(game_id=game_id, seat=1)
+    services.mark_disconnected(game_id=game_id, seat=1)
+    assert (seat(game_id, 1).connections, graces) == (1, [])
+    services.mark_disconnected(game_id=game_id, seat=1)
+    away = seat(game_id, 1)
+    assert (away.connections, away.connected) == (0, False)
+    since = away.disconnected_at.timestamp()
+    assert graces == [(game_id, 1, since, since + 90)]
+    services.mark_disconnected(game_id=game_id, seat=1)  # a stray close never goes below zero
+    assert seat(game_id, 1).connections == 0
+
+
+def test_streams_closing_after_the_end_schedule_no_substitute(game_id, monkeypatch):
+    graces = []
+    monkeypatch.setattr(services.timers, "schedule_grace", lambda *args: graces.append(args))
+    services.mark_connected(game_id=game_id, seat=0)
+    GameSession.objects.filter(pk=game_id).update(status=GameSession.Status.FINISHED)
+    services.mark_disconnected(game_id=game_id, seat=0)
+    assert graces == [] and not seat(game_id, 0).connected
+
+
 def test_leaving_hands_the_seat_to_a_substitute_at_once(game_id):
     player = Seat.objects.get(game_id=game_id, number=1)
     from rest_framework.test import APIClient
