@@ -130,7 +130,8 @@ class SeatClaimView(APIView):
 class GameStartView(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         game = _game(game_id)
-        if request.user != game.created_by and not is_organiser(request.user):
+        creator = request.user.is_authenticated and request.user.pk == game.created_by_id
+        if not creator and not is_organiser(request.user):
             raise Forbidden("only the game's creator or an organiser can start it")
         game = services.game_start(game_id=game_id)
         seat, _ = seat_for(request, game)

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from games import clocks, engines
+from games import clocks, engines, store
 from games.models import GameSession, Seat
 
 PUBLIC = "public"  # the audience key of spectators; seats are keyed by their number
@@ -23,7 +23,7 @@ def game_payload(
     game: GameSession, seat: Seat | None, moment: float, seats: list[Seat] | None = None
 ) -> dict[str, Any]:
     """One audience's payload; ``seats`` saves a query when the caller holds them."""
-    shared = _shared(game, list(game.seats.all()) if seats is None else seats, moment)
+    shared = _shared(game, store.seats_of(game.pk) if seats is None else seats, moment)
     return _for_audience(game, shared, seat.number if seat is not None else None)
 
 

@@ -190,6 +190,19 @@ def test_seats_cannot_be_claimed_twice_or_after_the_start(organiser, engine, clo
     assert late.status_code == 409
 
 
+def test_only_the_creator_or_an_organiser_starts_a_game(organiser, engine, django_user_model):
+    game_id = create_game(organiser, "high_card", 2)
+    players = [claim(game_id, 0), claim(game_id, 1)]
+    GameSession.objects.filter(pk=game_id).update(created_by=None)  # e.g. its creator was deleted
+    other = django_user_model.objects.create_user("someone", password="pw-someone-123")
+    signed_in = players[0].client
+    signed_in.force_authenticate(other)
+    for stranger in (players[1].client, signed_in):
+        refused = stranger.post(f"/api/games/{game_id}/start")
+        assert refused.status_code == 403 and "creator or an organiser" in refused.json()["detail"]
+    assert organiser.post(f"/api/games/{game_id}/start").status_code == 200
+
+
 def test_only_organisers_create_games_and_bad_config_is_a_400(organiser, engine, client):
     response = client.post(
         "/api/games/", {"engine": "high_card", "seats": [{}, {}]}, content_type="application/json"
