@@ -121,9 +121,12 @@ class SeatClaimView(APIView):
         guest = None if user else guest_for(request)
         if user:
             SessionAuthentication().enforce_csrf(request)
-        seat, token = services.seat_claim(game_id=game_id, number=number, user=user, guest=guest)
-        game = _game(game_id)
-        body = {"seat": seat.number, "token": token, "state": game_payload(game, seat, 0)}
+        claim = services.seat_claim(game_id=game_id, number=number, user=user, guest=guest)
+        body = {
+            "seat": claim.seat.number,
+            "token": claim.token,
+            "state": game_payload(claim.game, claim.seat, 0, claim.seats),
+        }
         return Response(body, status=201)
 
 

@@ -59,6 +59,14 @@ class ActResult:
     repeated: bool = False
 
 
+@dataclass(frozen=True)
+class Claim:
+    seat: Seat
+    token: str  # the seat's API token, shown once
+    game: GameSession  # as the claim left it, with all its seats
+    seats: list[Seat]
+
+
 def now() -> float:
     return time.time()
 
@@ -139,10 +147,8 @@ def default_bot(engine: Engine) -> str:
     return next((key for key in engine.bots if key != "random"), "random")
 
 
-def seat_claim(
-    *, game_id: int, number: int, user: Any = None, guest: Guest | None = None
-) -> tuple[Seat, str]:
-    """Take a free seat as a user or a guest; returns the seat and its API token (shown once)."""
+def seat_claim(*, game_id: int, number: int, user: Any = None, guest: Guest | None = None) -> Claim:
+    """Take a free seat as a user or a guest."""
     with transaction.atomic():
         game, seats, _ = _lock(game_id)
         if game.status != GameSession.Status.WAITING:
@@ -162,8 +168,8 @@ def seat_claim(
         else:
             raise Forbidden("log in, or play as a guest, to take a seat")
         seat.token_sha256 = hash_token(token)
-        seat.save()
-    return seat, token
+        seat.save(update_fields=["user", "guest_id", "display_name", "token_sha256"])
+    return Claim(seat, token, game, seats)
 
 
 def seat_token_issue(*, seat: Seat) -> str:

@@ -29,9 +29,8 @@ def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
     )
     tokens = {}
     for number in range(SEATS):
-        _, tokens[number] = services.seat_claim(
-            game_id=game.pk, number=number, guest=_guest(number)
-        )
+        claim = services.seat_claim(game_id=game.pk, number=number, guest=_guest(number))
+        tokens[number] = claim.token
     services.game_start(game_id=game.pk)
 
     answers: list[tuple[int, str, int, dict]] = []  # (seat, client id, status, body)

@@ -20,7 +20,7 @@ def started_game():
     register_tiny()
     game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
     tokens = [
-        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}"))[1]
+        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}")).token
         for n in range(2)
     ]
     services.game_start(game_id=game.pk)
@@ -98,7 +98,7 @@ def test_a_stream_opened_before_the_start_receives_the_start():
     register_tiny()
     game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
     tokens = [
-        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}"))[1]
+        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}")).token
         for n in range(2)
     ]
 

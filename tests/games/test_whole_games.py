@@ -95,7 +95,7 @@ def test_every_sse_message_of_a_whole_game_carries_only_its_viewers_view(
     engine = engines.get(key)
     game = services.game_create(engine_key=key, seats=[SeatSpec() for _ in range(seats)])
     tokens = [
-        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}"))[1]
+        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}")).token
         for n in range(seats)
     ]
     viewers: list[int | None] = [*range(seats), None]
