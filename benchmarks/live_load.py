@@ -145,8 +145,8 @@ class Server:
             "uvicorn": web,
             "celery worker": [
                 *(python, "-m", "celery", "-A", "hosting", "worker", "--loglevel=WARNING"),
-                f"--concurrency={args.celery_concurrency}",
-                f"--pool={args.celery_pool}",
+                *([f"--concurrency={args.celery_concurrency}"] if args.celery_concurrency else []),
+                *([f"--pool={args.celery_pool}"] if args.celery_pool else []),
             ],
             "celery beat": [
                 *(python, "-m", "celery", "-A", "hosting", "beat", "--loglevel=WARNING"),
@@ -871,8 +871,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=5, help="load before measuring")
     parser.add_argument("--baseline-seconds", type=float, default=15)
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
-    parser.add_argument("--celery-concurrency", type=int, default=2)
-    parser.add_argument("--celery-pool", default="prefork", help="prefork, threads or solo")
+    parser.add_argument("--celery-concurrency", type=int, help="default: the settings' (4)")
+    parser.add_argument(
+        "--celery-pool", help="prefork, threads or solo; default: the settings' (threads)"
+    )
     parser.add_argument("--stall-share", type=float, default=0.2, help="games with a stalling seat")
     parser.add_argument("--stall-allowance", type=float, default=1.0, help="their clock, seconds")
     parser.add_argument(

@@ -1,10 +1,16 @@
 """Clocks run out with nobody calling the server: a real Celery worker on Redis applies the
 expiry; with no worker, the beat sweep or the next request does; never twice."""
 
+import os
+import subprocess
+import sys
+import threading
 import time
+from pathlib import Path
 
 import pytest
 import redis
+from django.db import connection
 
 from games import services
 from games.models import GameEvent, GameSession
@@ -42,6 +48,41 @@ def test_the_worker_applies_an_expiry_within_a_second_of_the_deadline(redis_url,
     assert seqs == list(range(1, finished.version + 1))
     timeouts = finished.log.filter(action__type="timeout").count()
     assert timeouts == 6  # three cards each, every one played by the clock, none twice
+
+
+def test_the_worker_as_deployed_applies_an_expiry_within_a_second(redis_url, celery_queue):
+    """``celery -A hosting worker`` with the settings' own pool (threads), not the in-process
+    test worker: every thread keeps its connection, and the expiry still lands on time."""
+    if connection.vendor != "postgresql":
+        pytest.skip("a worker process needs a database server")
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "REDIS_URL": redis_url,
+        "EXTRA_ENGINES": "high_card=tests.games.engines.tiny",
+    }
+    command = [sys.executable, "-m", "celery", "-A", "hosting", "worker", "-Q", celery_queue]
+    root = Path(__file__).resolve().parents[2]
+    output = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
+    worker = subprocess.Popen([*command, "--loglevel=INFO"], cwd=root, env=env, **output)
+    try:
+        banner = []
+        for line in worker.stdout:
+            banner.append(line)
+            if " ready." in line:
+                break
+        assert any("(thread)" in line for line in banner), "".join(banner)
+        # Keep reading its log, or a full pipe would stall the worker.
+        threading.Thread(target=banner.extend, args=(worker.stdout,), daemon=True).start()
+        game = start_tiny_game(turn_seconds=1.0)
+        assert wait_for(lambda: GameEvent.objects.filter(game=game, seq=1).exists(), 5)
+        first = GameEvent.objects.get(game=game, seq=1)
+        assert first.action == {"type": "timeout", "seats": [0]}
+        assert 0 <= (first.at - game.next_deadline).total_seconds() < 1.0
+    finally:
+        worker.terminate()
+        worker.wait(15)
 
 
 def test_a_far_deadline_is_armed_by_the_sweep_once_it_comes_near(redis_url, celery_queue, settings):

@@ -58,7 +58,7 @@ class Command(BaseCommand):
 
     def start_celery(self) -> list[subprocess.Popen]:
         celery = [sys.executable, "-m", "celery", "-A", "hosting"]
-        worker = [*celery, "worker", "--loglevel=INFO", "--concurrency=2"]
+        worker = [*celery, "worker", "--loglevel=INFO"]
         beat = [*celery, "beat", "--loglevel=INFO", "--schedule=var/celerybeat-schedule"]
         settings.BASE_DIR.joinpath("var").mkdir(exist_ok=True)
         self.stdout.write("Starting a Celery worker and beat on " + settings.REDIS_URL)
