@@ -39,6 +39,8 @@ class Command(BaseCommand):
                 port=options["port"],
                 log_level="info",
                 lifespan="off",
+                # Live streams never end by themselves: close them after 5 s on Ctrl-C.
+                timeout_graceful_shutdown=5,
             )
         finally:
             for child in children:

@@ -1,0 +1,61 @@
+"""``manage.py serve`` (what ``make run`` starts) stops promptly even while live streams are
+open: they never end by themselves, and uvicorn would otherwise wait for every game to end."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.games.hosting_helpers import wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_serve_stops_within_seconds_with_a_live_stream_open(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    create = (
+        "from games import services; from games.services import SeatSpec; "
+        "print(services.game_create(engine_key='color_clash', seats=[SeatSpec(), SeatSpec()]).pk)"
+    )
+    made = subprocess.run(
+        [*manage, "shell", "-c", create], cwd=ROOT, env=env, check=True, capture_output=True
+    )
+    game = int(made.stdout.split()[-1])
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [*manage, "serve", "--no-seed", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        assert wait_for(lambda: _up(base), 30), "the server did not come up"
+        with socket.create_connection(("127.0.0.1", port)) as browser:
+            browser.sendall(f"GET /live/games/{game}/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            assert b"200 OK" in browser.recv(4096)  # the stream is open, and stays open
+            server.send_signal(signal.SIGTERM)
+            started = time.monotonic()
+            server.wait(20)
+            assert time.monotonic() - started < 10
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+def _up(base: str) -> bool:
+    try:
+        return httpx.get(f"{base}/healthz", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
