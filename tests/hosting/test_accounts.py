@@ -45,6 +45,19 @@ def test_log_in_and_log_out(client):
     assert "Log in" in client.get("/").content.decode()
 
 
+def test_an_expired_or_unknown_session_signs_nobody_in(client):
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    get_user_model().objects.create_user("ada", password="a-long-pass-phrase-42")
+    client.post("/accounts/login/", {"username": "ada", "password": "a-long-pass-phrase-42"})
+    assert "Log out" in client.get("/").content.decode()
+    Session.objects.update(expire_date=timezone.now() - timezone.timedelta(seconds=1))
+    assert "Log in" in client.get("/").content.decode()
+    client.cookies["sessionid"] = "not-a-session-key-of-ours-1234567890"
+    assert "Log in" in client.get("/").content.decode()
+
+
 def test_roles_are_groups():
     user = get_user_model().objects.create_user("org")
     assert not is_organiser(user)
