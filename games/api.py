@@ -137,8 +137,10 @@ class GameStartView(APIView):
         if not creator and not is_organiser(request.user):
             raise Forbidden("only the game's creator or an organiser can start it")
         game = services.game_start(game_id=game_id)
-        seat, _ = seat_for(request, game)
-        return Response(game_payload(game, seat, services.now()))
+        seats = store.seats_of(game_id)
+        key = seat_key(request)
+        seat = key.find(seats) if key is not None else None
+        return Response(game_payload(game, seat, services.now(), seats))
 
 
 class GameActionView(APIView):
