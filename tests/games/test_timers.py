@@ -7,6 +7,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 import redis
@@ -56,9 +57,10 @@ def test_the_worker_as_deployed_applies_an_expiry_within_a_second(redis_url, cel
     if connection.vendor != "postgresql":
         pytest.skip("a worker process needs a database server")
     db = connection.settings_dict
+    login = quote(db["USER"]) + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
     env = {
         **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": f"postgres://{login}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "REDIS_URL": redis_url,
         "EXTRA_ENGINES": "high_card=tests.games.engines.tiny",
     }
