@@ -175,6 +175,7 @@ CELERY_BEAT_SCHEDULE = {
     # Arms the ETA task of every deadline coming within TIMER_ARM_AHEAD_SECONDS, and is the
     # safety net under those tasks: a lost task delays a timeout by 1 s.
     "sweep-overdue-clocks": {"task": "games.sweep_overdue", "schedule": 1.0},
+    "clear-expired-sessions": {"task": "hosting.clear_expired_sessions", "schedule": 3600.0},
 }
 # A commit arms its deadline's ETA task only when it is this close; the sweep arms the others
 # when they come this close. Most turns end long before their clock does: their tasks are

@@ -1,7 +1,17 @@
+from importlib import import_module
+
 from celery import shared_task
+from django.conf import settings
 
 
 @shared_task(name="hosting.ping")
 def ping() -> str:
     """Answers ``pong``: proves a worker consumes from the broker (health checks, tests)."""
     return "pong"
+
+
+@shared_task(name="hosting.clear_expired_sessions", ignore_result=True)
+def clear_expired_sessions() -> None:
+    """Delete expired sessions: every guest who takes a seat gets one, and nothing else would
+    ever remove them (Django's ``clearsessions``, run by beat every hour)."""
+    import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()

@@ -58,6 +58,19 @@ def test_an_expired_or_unknown_session_signs_nobody_in(client):
     assert "Log in" in client.get("/").content.decode()
 
 
+def test_expired_sessions_are_cleared_and_live_ones_kept():
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from hosting.tasks import clear_expired_sessions
+
+    now = timezone.now()
+    for key, expiry in (("live" * 8, now + timezone.timedelta(days=1)), ("gone" * 8, now)):
+        Session.objects.create(session_key=key, session_data="", expire_date=expiry)
+    clear_expired_sessions.apply()
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["live" * 8]
+
+
 def test_roles_are_groups():
     user = get_user_model().objects.create_user("org")
     assert not is_organiser(user)

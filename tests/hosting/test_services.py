@@ -34,3 +34,10 @@ def test_a_celery_task_runs_through_redis(redis_url, celery_queue):
     # The answer came back through Redis too: the result backend stored it there.
     client = redis.Redis.from_url(redis_url)
     assert client.exists(f"celery-task-meta-{result.id}")
+
+
+def test_every_beat_entry_names_a_registered_task():
+    app.loader.import_default_modules()
+    schedule = app.conf.beat_schedule
+    assert {"sweep-overdue-clocks", "clear-expired-sessions"} <= schedule.keys()
+    assert all(entry["task"] in app.tasks for entry in schedule.values())

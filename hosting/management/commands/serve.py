@@ -52,8 +52,10 @@ class Command(BaseCommand):
         """No Redis: deadlines, windows and computer players run on an in-process thread."""
         from games.timers import sweep_overdue
         from hosting.scheduler import scheduler
+        from hosting.tasks import clear_expired_sessions
 
         scheduler.every(1.0, sweep_overdue)
+        scheduler.every(3600.0, clear_expired_sessions)
         scheduler.start()
         self.stdout.write("Timers run in process (no REDIS_URL)")
         return []
