@@ -56,10 +56,14 @@ def seat_key(request: HttpRequest) -> SeatKey | None:
     return None
 
 
-def seat_for(request: HttpRequest, game: GameSession) -> tuple[Seat | None, bool]:
-    """The seat, and whether it was proven by token (no CSRF needed) rather than session.
-    (Writes need not ask: they find the request's ``SeatKey`` among the seats they lock.)"""
+def seat_for(
+    request: HttpRequest, game: GameSession, seats: list[Seat] | None = None
+) -> tuple[Seat | None, bool]:
+    """The seat, and whether it was proven by token (no CSRF needed) rather than session;
+    found among ``seats`` when the caller holds them. (Writes need not ask: they find the
+    request's ``SeatKey`` among the seats they lock.)"""
     key = seat_key(request)
     if key is None:
         return None, False
-    return store.seat_by(game.pk, key.column, key.value), key.by_token
+    seat = key.find(seats) if seats is not None else store.seat_by(game.pk, key.column, key.value)
+    return seat, key.by_token

@@ -138,8 +138,7 @@ class GameStartView(APIView):
             raise Forbidden("only the game's creator or an organiser can start it")
         game = services.game_start(game_id=game_id)
         seats = store.seats_of(game_id)
-        key = seat_key(request)
-        seat = key.find(seats) if key is not None else None
+        seat, _ = seat_for(request, game, seats)
         return Response(game_payload(game, seat, services.now(), seats))
 
 

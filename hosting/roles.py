@@ -5,6 +5,9 @@ Players are ordinary users; guests have no account (see ``hosting.identity``).
 
 from __future__ import annotations
 
+import functools
+
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
 from django.db import connections, router
 
@@ -20,20 +23,21 @@ def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
         return False
     if user.is_superuser:
         return True
-    groups = user.groups
-    membership = groups.through._meta
-    db = connections[router.db_for_read(groups.through)]
-    quote = db.ops.quote_name
-    member = quote(membership.get_field(groups.source_field_name).column)
-    group = quote(membership.get_field(groups.target_field_name).column)
-    sql = (
-        f"SELECT 1 FROM {quote(membership.db_table)} m"
-        f" JOIN {quote(Group._meta.db_table)} g ON g.id = m.{group}"
-        f" WHERE m.{member} = %s AND g.name = %s"
-    )
+    db = connections[router.db_for_read(Group)]
     with db.cursor() as cursor:
-        cursor.execute(sql, [user.pk, role])
+        cursor.execute(_membership_sql(db.alias), [user.pk, role])
         return cursor.fetchone() is not None
+
+
+@functools.cache
+def _membership_sql(alias: str) -> str:
+    groups = get_user_model()._meta.get_field("groups")
+    quote = connections[alias].ops.quote_name
+    return (
+        f"SELECT 1 FROM {quote(groups.m2m_db_table())} m"
+        f" JOIN {quote(Group._meta.db_table)} g ON g.id = m.{quote(groups.m2m_reverse_name())}"
+        f" WHERE m.{quote(groups.m2m_column_name())} = %s AND g.name = %s"
+    )
 
 
 def is_organiser(user: AbstractBaseUser | AnonymousUser) -> bool:

@@ -1,7 +1,5 @@
-from importlib import import_module
-
 from celery import shared_task
-from django.conf import settings
+from django.core.management import call_command
 
 
 @shared_task(name="hosting.ping")
@@ -13,5 +11,5 @@ def ping() -> str:
 @shared_task(name="hosting.clear_expired_sessions", ignore_result=True)
 def clear_expired_sessions() -> None:
     """Delete expired sessions: every guest who takes a seat gets one, and nothing else would
-    ever remove them (Django's ``clearsessions``, run by beat every hour)."""
-    import_module(settings.SESSION_ENGINE).SessionStore.clear_expired()
+    ever remove them (run by beat every hour)."""
+    call_command("clearsessions")
