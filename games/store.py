@@ -5,7 +5,8 @@ the log and saves the game; every read and timer task first reads the game; ever
 counts its seat's connections as it opens and closes. Building those
 statements through the ORM (or ``raw``) cost about 1 ms of CPU each, more than PostgreSQL
 takes to run them; here they are fixed strings, and rows become model instances through the
-same field converters and ``Model.from_db`` the ORM uses. Everything else uses the ORM.
+same field converters and ``Model.from_db`` the ORM uses (``hosting.rows``). Everything else
+uses the ORM.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from psycopg import pq
 from psycopg.types.json import Jsonb
 
 from games.models import GameEvent, GameSession, Seat
+from hosting import rows
 
 EVENT = GameEvent._meta.db_table
 SEAT = Seat._meta.db_table
@@ -47,7 +49,7 @@ _EVENT_FIELDS = ("game", "seq", "seat", "action", "events", "client_action_id", 
 
 def game(game_id: int) -> GameSession | None:
     """The game row, unlocked: what every read and every timer task looks at first."""
-    found = _load(_db(), GameSession, "WHERE id = %s", [game_id])
+    found = rows.load(_db(), GameSession, "WHERE id = %s", [game_id])
     return found[0] if found else None
 
 
@@ -64,8 +66,8 @@ def lock_game(
     db = _db()
     lock = " FOR UPDATE" if db.features.has_select_for_update else ""
     statements = [
-        (_select_sql(GameSession, "WHERE id = %s" + lock), [game_id]),
-        (_select_sql(Seat, _SEATS), [game_id]),
+        (rows.select_sql(GameSession, "WHERE id = %s" + lock), [game_id]),
+        (rows.select_sql(Seat, _SEATS), [game_id]),
     ]
     if repeat_of is not None:
         column, value, client_action_id = repeat_of
@@ -74,16 +76,18 @@ def lock_game(
     if not games:
         return None
     first = repeat[0][0][0] if repeat and repeat[0] else None
-    return _instances(db, GameSession, games)[0], _instances(db, Seat, seats), first
+    return rows.instances(db, GameSession, games)[0], rows.instances(db, Seat, seats), first
 
 
 def seats_of(game_id: int) -> list[Seat]:
-    return _load(_db(), Seat, _SEATS, [game_id])
+    return rows.load(_db(), Seat, _SEATS, [game_id])
 
 
 def seat_by(game_id: int, column: str, value: Any) -> Seat | None:
     """The game's seat whose ``column`` (one of ``SEAT_KEYS``) holds ``value``."""
-    found = _load(_db(), Seat, f"WHERE game_id = %s AND {_seat_key(column)} = %s", [game_id, value])
+    found = rows.load(
+        _db(), Seat, f"WHERE game_id = %s AND {_seat_key(column)} = %s", [game_id, value]
+    )
     return found[0] if found else None
 
 
@@ -152,17 +156,6 @@ def _db() -> BaseDatabaseWrapper:
     return connections[DEFAULT_DB_ALIAS]
 
 
-def _load(db: BaseDatabaseWrapper, model: type[Model], where: str, params: list[Any]) -> list:
-    """Instances of ``model`` from ``SELECT <its columns> FROM <its table> <where>``."""
-    with db.cursor() as cursor:
-        cursor.execute(_select_sql(model, where), params)
-        return _instances(db, model, cursor.fetchall())
-
-
-def _select_sql(model: type[Model], where: str) -> str:
-    return f"SELECT {_reader(model, _db().vendor)[0]} FROM {model._meta.db_table} {where}"
-
-
 def _together(db: BaseDatabaseWrapper, statements: list[tuple[str, list[Any]]]) -> list[list]:
     """Run ``statements`` in order and return each one's rows. On PostgreSQL they go as one
     query string, one round trip: psycopg's client-side binding (Django's default) sends it
@@ -197,17 +190,6 @@ def _flat(statements: list[tuple[str, list[Any]]]) -> list[Any]:
     return [param for _, params in statements for param in params]
 
 
-def _instances(db: BaseDatabaseWrapper, model: type[Model], rows: list[tuple]) -> list:
-    _, attnames, converters = _reader(model, db.vendor)
-    instances = []
-    for row in rows:
-        values = list(row)
-        for index, column, convert in converters:
-            values[index] = convert(values[index], column, db)
-        instances.append(model.from_db(db.alias, attnames, values))
-    return instances
-
-
 def _prepared(db: BaseDatabaseWrapper, fields: list[Any], values: Any) -> list[Any]:
     return [_to_db(db, field, value) for field, value in zip(fields, values, strict=True)]
 
@@ -227,36 +209,14 @@ def _json_bytes(value: Any) -> bytes:
 
 
 @functools.cache
-def _reader(model: type[Model], vendor: str) -> tuple[str, list[str], list[tuple]]:
-    """A model's column list, attribute names and the converters its values need from this
-    database (the backend's, then the field's), as the ORM's compiler would apply them."""
-    db = _db()
-    fields = model._meta.concrete_fields
-    columns = ", ".join(db.ops.quote_name(f.column) for f in fields)
-    converters = []
-    for index, field in enumerate(fields):
-        column = field.get_col(model._meta.db_table)
-        own = field.get_db_converters(db)
-        if isinstance(field, JSONField) and field.decoder is None:
-            own = [_json_from_db]  # what the field's own converter does, ~5x faster
-        for convert in db.ops.get_db_converters(column) + own:
-            converters.append((index, column, convert))
-    return columns, [f.attname for f in fields], converters
-
-
-def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
-    return None if value is None else orjson.loads(value)
-
-
-@functools.cache
 def _insert(
-    model: type[Model], names: tuple[str, ...], rows: int, vendor: str
+    model: type[Model], names: tuple[str, ...], count: int, vendor: str
 ) -> tuple[str, list[Any]]:
-    """``INSERT`` of ``rows`` rows, and the fields its values are prepared by, row by row."""
+    """``INSERT`` of ``count`` rows, and the fields its values are prepared by, row by row."""
     fields = [model._meta.get_field(name) for name in names]
     columns = ", ".join(_db().ops.quote_name(field.column) for field in fields)
-    marks = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * rows)
-    return f"INSERT INTO {model._meta.db_table} ({columns}) VALUES {marks}", fields * rows
+    marks = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * count)
+    return f"INSERT INTO {model._meta.db_table} ({columns}) VALUES {marks}", fields * count
 
 
 @functools.cache

@@ -112,6 +112,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # the test engine the live-load benchmark can use.
 EXTRA_ENGINES = dict(item.split("=", 1) for item in env_list("EXTRA_ENGINES", []))
 
+# ModelBackend, with a signed-in request's user read by one fixed statement.
+AUTHENTICATION_BACKENDS = ["hosting.backends.AccountBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

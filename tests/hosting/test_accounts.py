@@ -58,6 +58,27 @@ def test_an_expired_or_unknown_session_signs_nobody_in(client):
     assert "Log in" in client.get("/").content.decode()
 
 
+def test_a_signed_in_request_reads_the_same_user_the_orm_would():
+    from hosting.backends import AccountBackend
+
+    ada = get_user_model().objects.create_user("ada", password="a-long-pass-phrase-42")
+    loaded = AccountBackend().get_user(ada.pk)
+    orm = get_user_model().objects.get(pk=ada.pk)
+    fields = [f.attname for f in get_user_model()._meta.concrete_fields]
+    assert [getattr(loaded, f) for f in fields] == [getattr(orm, f) for f in fields]
+    assert loaded.date_joined.tzinfo is not None and not loaded._state.adding
+    assert AccountBackend().get_user(ada.pk + 1) is None
+
+
+def test_a_deactivated_user_is_signed_out_on_the_next_request(client):
+    ada = get_user_model().objects.create_user("ada", password="a-long-pass-phrase-42")
+    client.post("/accounts/login/", {"username": "ada", "password": "a-long-pass-phrase-42"})
+    assert "Log out" in client.get("/").content.decode()
+    ada.is_active = False
+    ada.save()
+    assert "Log in" in client.get("/").content.decode()
+
+
 def test_expired_sessions_are_cleared_and_live_ones_kept():
     from django.contrib.sessions.models import Session
     from django.utils import timezone
