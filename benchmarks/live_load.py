@@ -563,7 +563,7 @@ async def play_game(run: Run, organiser: httpx.AsyncClient, stalled_seat: int | 
     try:
         for bot in bots:
             url = f"/api/games/{game}/seats/{bot.seat}/claim"
-            claim = await send(bot.client, run.stats, "POST", url)
+            claim = await send(bot.client, run.stats, "POST", url, json={"credential": "token"})
             if claim.status_code != 201:
                 raise RuntimeError(f"claiming a seat failed ({claim.status_code}): {claim.text}")
             bot.token = claim.json()["token"]

@@ -58,6 +58,16 @@ def _action_input(data: Any) -> tuple[Any, str | None, int | None]:
     return data["action"], client_action_id, expected_version
 
 
+def _keeps_session(data: Any) -> bool:
+    """A claim's optional ``{"credential": "session" | "token"}``: with "token" (bots) a
+    guest's identity is not stored in a session, which would be a database row per claim
+    that the bot never sends back; the seat token is its only credential."""
+    credential = data.get("credential", "session") if isinstance(data, dict) else "session"
+    if credential not in ("session", "token"):
+        raise serializers.ValidationError({"credential": ['Either "session" or "token".']})
+    return credential == "session"
+
+
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -118,7 +128,7 @@ class GameDetailView(APIView):
 class SeatClaimView(APIView):
     def post(self, request: Request, game_id: int, number: int) -> Response:
         user = request.user if request.user.is_authenticated else None
-        guest = None if user else guest_for(request)
+        guest = None if user else guest_for(request, keep=_keeps_session(request.data))
         if user:
             SessionAuthentication().enforce_csrf(request)
         claim = services.seat_claim(game_id=game_id, number=number, user=user, guest=guest)

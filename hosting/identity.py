@@ -91,11 +91,13 @@ def guest_from_token(token: str) -> Guest | None:
     return Guest(id=str(data["id"]), name=str(data["name"]))
 
 
-def guest_for(request: HttpRequest) -> Guest:
-    """This browser's guest identity, created and stored in the session on first use."""
+def guest_for(request: HttpRequest, *, keep: bool = True) -> Guest:
+    """This browser's guest identity, created on first use and stored in the session unless
+    ``keep`` is false (a bot that holds its seat by token alone needs no session row)."""
     token = request.session.get(GUEST_SESSION_KEY)
     guest = guest_from_token(token) if token else None
     if guest is None:
         guest = new_guest()
-        request.session[GUEST_SESSION_KEY] = guest.token
+        if keep:
+            request.session[GUEST_SESSION_KEY] = guest.token
     return guest

@@ -1,6 +1,8 @@
 """A hosted game through the HTTP API alone: seats, actions, refusals, clocks, fair play."""
 
 import pytest
+from django.contrib.sessions.models import Session
+from rest_framework.test import APIClient
 
 from games.models import GameEvent, GameSession
 from tests.games.hosting_helpers import (
@@ -188,6 +190,25 @@ def test_seats_cannot_be_claimed_twice_or_after_the_start(organiser, engine, clo
     organiser.post(f"/api/games/{game_id}/start")
     late = organiser.post(f"/api/games/{game_id}/seats/1/claim")
     assert late.status_code == 409
+
+
+def test_a_bot_can_claim_by_token_alone_without_a_session(organiser, engine, clock):
+    game_id = create_game(organiser, "high_card", 2)
+    sessions = Session.objects.count()
+    bot = APIClient()
+    url = f"/api/games/{game_id}/seats/0/claim"
+    refused = bot.post(url, {"credential": "cookie"}, format="json")
+    assert refused.status_code == 400 and "credential" in refused.json()["fields"]
+    claimed = bot.post(url, {"credential": "token"}, format="json")
+    assert claimed.status_code == 201
+    assert Session.objects.count() == sessions and "sessionid" not in claimed.cookies
+    # The seat is the bot's by its token; the client holds nothing else.
+    assert bot.get(f"/api/games/{game_id}/").json()["seat"] is None
+    browser = claim(game_id, 1)
+    assert Session.objects.count() == sessions + 1
+    organiser.post(f"/api/games/{game_id}/start")
+    state = bot_client(claimed.json()["token"]).get(f"/api/games/{game_id}/").json()
+    assert state["seat"] == 0 and browser.state(game_id)["seat"] == 1
 
 
 def test_only_the_creator_or_an_organiser_starts_a_game(organiser, engine, django_user_model):
