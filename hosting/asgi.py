@@ -11,6 +11,7 @@ which keeps one persistent connection per process. The GIL allowed only one thre
 at a time anyway, and every write path is a short transaction: scale with more processes.
 """
 
+import asyncio
 import gc
 import os
 import sys
@@ -27,6 +28,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hosting.settings")
 # it waits for the event loop to hand the GIL back, up to the switch interval (5 ms by
 # default) while the loop is busy writing streams: a dozen waits per move. 0.5 ms bounds that.
 sys.setswitchinterval(0.0005)
+LIVE_PREFIX = "/live/"
 
 
 class SharedThreadASGIHandler(ASGIHandler):
@@ -39,7 +41,14 @@ class SharedThreadASGIHandler(ASGIHandler):
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         # No ThreadSensitiveContext: sync_to_async(thread_sensitive=True) then uses the
         # process's single sync thread (and its one database connection).
-        await self.handle(scope, receive, send)
+        try:
+            await self.handle(scope, receive, send)
+        except asyncio.CancelledError:
+            # A stopping server cancels the live streams still open after its graceful timeout:
+            # that is how a stream ends (the browser resumes elsewhere from Last-Event-ID), not
+            # an error worth a traceback per stream on every Ctrl-C and deploy.
+            if not scope["path"].startswith(LIVE_PREFIX):
+                raise
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
