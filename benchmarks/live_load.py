@@ -798,6 +798,15 @@ def print_summary(figures: dict[str, Any]) -> None:
         "targets met: "
         + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in figures["met"].items()),
     ]
+    if "budget_ms" in figures:
+        b = figures["budget_ms"]
+        lines.insert(
+            -1,
+            f"CPU per request (ms)       ping: client {b['ping_client']}, server "
+            f"{b['ping_server']}; action: client {b['action_client']}, server "
+            f"{b['action_server']}; the ratio target leaves the server "
+            f"{b['action_server_for_target']} per action",
+        )
     print("\n".join(lines))
 
 
@@ -835,7 +844,36 @@ async def measure(
         await asyncio.sleep(0.5)
         late = await timer_lateness(run)
         figures = summary(args, ping_rps, run, late, cpu)
-        return {**figures, "baseline_cpu_cores_used": ping_cpu}
+        return {
+            **figures,
+            "baseline_cpu_cores_used": ping_cpu,
+            "budget_ms": budget(ping_rps, ping_cpu, figures["actions_per_s"], cpu),
+        }
+
+
+def budget(
+    ping_rps: float, ping_cpu: dict[str, float], actions_per_s: float, cpu: dict[str, float]
+) -> dict[str, float]:
+    """What a ping and an action cost the machine (ms of CPU, the load client apart from the
+    server: web, Celery, PostgreSQL, Redis), and the server's share of an action that would
+    meet the ratio target. The client and the server share the cores, so with the machine busy
+    in both phases the ratio is about (client + server per ping) / (client + server per action):
+    the target leaves the server ``2 x ping - client per action``."""
+
+    def per(cores: dict[str, float], rate: float, client: bool) -> float:
+        parts = [v for k, v in cores.items() if (k == "load client") == client and k != "other"]
+        return 1000 * sum(parts) / max(rate, 1e-9)
+
+    ping = {"client": per(ping_cpu, ping_rps, True), "server": per(ping_cpu, ping_rps, False)}
+    action = {"client": per(cpu, actions_per_s, True), "server": per(cpu, actions_per_s, False)}
+    allowed = (ping["client"] + ping["server"]) / TARGETS["ratio_to_baseline"] - action["client"]
+    return {
+        "ping_client": round(ping["client"], 2),
+        "ping_server": round(ping["server"], 2),
+        "action_client": round(action["client"], 2),
+        "action_server": round(action["server"], 2),
+        "action_server_for_target": round(allowed, 2),
+    }
 
 
 @contextlib.contextmanager
