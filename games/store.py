@@ -167,7 +167,7 @@ def _together(db: BaseDatabaseWrapper, statements: list[tuple[str, list[Any]]]) 
             cursor.execute(";\n".join(sql for sql, _ in statements), _flat(statements))
             # The results are read from psycopg's cursor itself: through Django's wrapper every
             # attribute is a lookup of its own, and ``description`` builds a Column object per
-            # column on every access (a sixth of a move's CPU between them).
+            # column on every access (37 us for the game row; ~70 us of a move's ~2 ms).
             raw = cursor.cursor
             for index in range(len(statements)):
                 if index:

@@ -12,18 +12,17 @@ from django.contrib.sessions.models import Session
 from django.db import connections, router
 from django.utils import timezone
 
+from hosting import rows
+
 
 class SessionStore(DatabaseSessionStore):
     def _get_session_from_db(self) -> Session | None:
         """The live session with this key, or None (and no key): what the ORM query did."""
         db = connections[router.db_for_read(self.model)]
-        table = db.ops.quote_name(self.model._meta.db_table)
-        sql = f"SELECT session_data FROM {table} WHERE session_key = %s AND expire_date > %s"
         now = db.ops.adapt_datetimefield_value(timezone.now())
-        with db.cursor() as cursor:
-            cursor.execute(sql, [self.session_key, now])
-            row = cursor.fetchone()
-        if row is None:
+        where = "WHERE session_key = %s AND expire_date > %s"
+        found = rows.load(db, self.model, where, [self.session_key, now])
+        if not found:
             self._session_key = None
             return None
-        return self.model(session_key=self.session_key, session_data=row[0])
+        return found[0]
