@@ -103,6 +103,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (in-process timers, live updates) share the file: wait, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # Tests that serve the app from a thread need that waiting too: the default in-memory test
+    # database shares one cache between threads, where a lock held by another thread fails at
+    # once ("database table is locked") instead of waiting for the timeout.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SESSION_ENGINE = "hosting.sessions"  # the database store, read without the ORM's query building
 
