@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
@@ -18,7 +19,7 @@ from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
 from games.verification import verify_game
 from hosting.errors import Conflict, Forbidden, NotFound
-from hosting.identity import guest_for
+from hosting.identity import guest_for, remember_guest
 from hosting.roles import is_organiser
 
 
@@ -150,13 +151,21 @@ class GameDetailView(APIView):
 class SeatClaimView(APIView):
     def post(self, request: Request, game_id: int, number: int) -> Response:
         user = request.user if request.user.is_authenticated else None
-        guest = None if user else guest_for(request, keep=_keeps_session(request.data))
+        keep = _keeps_session(request.data)
+        # A guest's identity goes into the session only once the claim succeeds: a refused
+        # claim leaves no session row behind.
+        guest = None if user else guest_for(request, keep=False)
         if user:
             SessionAuthentication().enforce_csrf(request)
         invite = _invite(request.data)
         claim = services.seat_claim(
             game_id=game_id, number=number, user=user, guest=guest, invite=invite
         )
+        if keep:
+            if guest is not None:
+                remember_guest(request, guest)
+            # The browser's next moves are session writes: they need the CSRF cookie.
+            get_token(request)
         body = {
             "seat": claim.seat.number,
             "token": claim.token,

@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 from games.models import Seat
 from tests.games.hosting_helpers import (
     FakeClock,
+    claim,
     create_game,
     invite,
     organiser_client,
@@ -116,3 +117,34 @@ def test_a_tournament_games_seats_are_its_players_alone(clock, django_user_model
     for client in (intruder, APIClient()):
         refused = client.post(claim_url(game.pk, 0), {"invite": invite(game.pk)}, format="json")
         assert refused.status_code == 403 and refused.json()["error"] == "permission_denied"
+
+
+def test_a_guest_who_claims_by_session_can_play_with_the_csrf_cookie(organiser, engine, clock):
+    game_id = create_game(organiser, "high_card", 2)
+    guest = APIClient(enforce_csrf_checks=True)
+    claimed = guest.post(claim_url(game_id, 0), {"invite": invite(game_id)}, format="json")
+    assert claimed.status_code == 201
+    assert "sessionid" in claimed.cookies and "csrftoken" in claimed.cookies
+    claim(game_id, 1)
+    organiser.post(f"/api/games/{game_id}/start")
+    card = guest.get(f"/api/games/{game_id}/legal").json()["actions"][0]
+    url = f"/api/games/{game_id}/actions"
+    forged = guest.post(url, {"action": card}, format="json")  # no token: a cross-site post
+    assert forged.status_code == 403
+    csrf = guest.cookies["csrftoken"].value
+    moved = guest.post(url, {"action": card}, format="json", HTTP_X_CSRFTOKEN=csrf)
+    assert moved.status_code == 200, moved.content
+    assert moved.json()["version"] == 1
+
+
+def test_a_refused_claim_leaves_no_session_and_a_bot_needs_no_csrf(organiser, engine, clock):
+    from django.contrib.sessions.models import Session
+
+    game_id = create_game(organiser, "high_card", 2)
+    sessions = Session.objects.count()
+    refused = APIClient().post(claim_url(game_id, 0), {}, format="json")
+    assert refused.status_code == 403 and Session.objects.count() == sessions
+    body = {"invite": invite(game_id), "credential": "token"}
+    bot = APIClient(enforce_csrf_checks=True).post(claim_url(game_id, 0), body, format="json")
+    assert bot.status_code == 201 and "csrftoken" not in bot.cookies
+    assert Session.objects.count() == sessions
