@@ -503,7 +503,7 @@ class MatchResultView(TournamentAPIView):
 class StandingsView(TournamentAPIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
-        return Response({"standings": services.standings(tournament=tournament)})
+        return Response(services.standings_table(tournament=tournament))
 
 
 class AuditView(TournamentAPIView):

@@ -636,16 +636,43 @@ def _refill_dependents(match: Match) -> None:
 
 
 def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
-    """Ranked entrants of the latest stage by the tournament's tie-break chain."""
+    """Ranked entrants: knockouts and Genius seasons by how far each got (placements), round
+    robin and Swiss by points and the tournament's tie-break chain."""
+    if tournament.format == "genius":
+        rows = adapters.season_placements(tournament) if tournament.stages.exists() else []
+        return _named(tournament, rows)
     stage = tournament.stages.order_by("-number").first()
     if stage is None:
         return []
-    seeds = adapters.seeded_entrants(stage)
     chain = [key for key in tournament.tiebreaks if key != "points"]
     try:
-        rows = adapters.standings(stage, chain)
+        if stage.format in PLACEMENT_FORMATS:
+            rows = adapters.bracket_placements(stage)
+        else:
+            rows = adapters.standings(stage, chain)
+            for row in rows:  # nobody is eliminated from a round robin or a Swiss
+                row["eliminated_in"] = row["round_reached"] = None
     except FormatError as error:
         raise TournamentUserError(str(error)) from None
+    return _named(tournament, rows)
+
+
+PLACEMENT_FORMATS = ("single_elimination", "double_elimination")
+
+
+def standings_table(*, tournament: Tournament) -> dict[str, Any]:
+    """The standings with what decided them: ``ranking`` is the format whose placements
+    rank the entrants, or ``points`` (then the chain, by ``regulations``)."""
+    placed = tournament.format in (*PLACEMENT_FORMATS, "genius")
+    return {
+        "ranking": tournament.format if placed else "points",
+        "regulations": tournament.tiebreak_regulations,
+        "standings": standings(tournament=tournament),
+    }
+
+
+def _named(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seeds = adapters.seeded_entrants_for(tournament)
     for row in rows:
         entrant = seeds.get(row["id"])
         row["entrant"] = entrant.pk if entrant else None
