@@ -38,8 +38,14 @@ Status = Episode.Status
 
 
 def rules_for(tournament: Tournament) -> genius.SeasonRules:
-    fields = {f.name for f in dataclasses.fields(genius.SeasonRules)}
-    options = {k: v for k, v in tournament.format_options.items() if k in fields}
+    """The season's rules from ``format_options``; an unknown key is refused, not ignored."""
+    fields = [f.name for f in dataclasses.fields(genius.SeasonRules)]
+    options = tournament.format_options
+    unknown = sorted(set(options) - set(fields))
+    if unknown:
+        raise TournamentUserError(
+            f"season rules: unknown rule {unknown[0]!r}; the rules are {', '.join(fields)}"
+        )
     try:
         return genius.SeasonRules(**options)
     except (FormatError, TypeError) as error:
@@ -255,7 +261,7 @@ def main_match_record(*, episode: Episode, by: Any, winners: list[int], losers: 
         rules = rules_for(tournament)
         season = season_for(tournament)
         season, pure = _decided(genius.main_match, season, episode.number, winners, losers, rules)
-        if rules.ec_rule == "mm_loser":
+        if genius.candidates_follow_from_result(pure, rules):
             pure = _decided(genius.name_elimination_candidates, pure, rules)
         pure = _waive_impossible_gift(season, pure)
         _store(episode, pure, season)
