@@ -15,6 +15,7 @@ from tournaments.formats.json_api import (
     swiss_json,
 )
 from tournaments.models import Entrant, Match, Stage, Tournament
+from tournaments.tiebreaks import DEFAULT_REGULATIONS
 
 BRACKET_FORMATS = ("single_elimination", "double_elimination", "round_robin")
 
@@ -103,13 +104,19 @@ def swiss_pairings(stage: Stage) -> dict[str, Any]:
     return swiss_json(round_state(stage))
 
 
-def standings(stage: Stage, tiebreaks: list[str], dmo_seed: int | None = None) -> list[dict]:
+def standings(
+    stage: Stage,
+    tiebreaks: list[str],
+    dmo_seed: int | None = None,
+    *,
+    regulations: str = DEFAULT_REGULATIONS,
+) -> list[dict]:
     """Points, then the chain: Swiss (FIDE C.07 Article 16) or round robin (Article 15.2)."""
     state = round_state(stage)
     state["system"] = "round_robin" if stage.format == "round_robin" else "swiss"
     if dmo_seed is not None:
         state["dmo"] = dmo_seed
-    return standings_json(state, tiebreaks)["standings"]
+    return standings_json(state, tiebreaks, regulations)["standings"]
 
 
 def bracket_placements(stage: Stage) -> list[dict[str, Any]]:

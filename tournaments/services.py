@@ -83,11 +83,13 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
         )
     if fields.get("format") not in TOURNAMENT_FORMATS:
         raise TournamentUserError(f"the format is one of: {', '.join(TOURNAMENT_FORMATS)}")
-    for key in fields.get("tiebreaks", []):
-        try:
+    try:
+        for key in fields.get("tiebreaks", []):
             tiebreaks.get(key)
-        except FormatError as error:
-            raise TournamentUserError(str(error)) from None
+        if "tiebreak_regulations" in fields:
+            tiebreaks.check_regulations(fields["tiebreak_regulations"])
+    except FormatError as error:
+        raise TournamentUserError(str(error)) from None
     _check_game_settings(fields)
     if fields.get("format") == "genius":
         from tournaments.seasons import rules_for
@@ -635,9 +637,10 @@ def _refill_dependents(match: Match) -> None:
 # -- standings --------------------------------------------------------------------------------
 
 
-def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
+def standings(*, tournament: Tournament, regulations: str | None = None) -> list[dict[str, Any]]:
     """Ranked entrants: knockouts and Genius seasons by how far each got (placements), round
-    robin and Swiss by points and the tournament's tie-break chain."""
+    robin and Swiss by points and the tournament's tie-break chain, under its regulations
+    (or ``regulations``, to see the table under another version)."""
     if tournament.format == "genius":
         rows = adapters.season_placements(tournament) if tournament.stages.exists() else []
         return _named(tournament, rows)
@@ -649,7 +652,9 @@ def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
         if stage.format in PLACEMENT_FORMATS:
             rows = adapters.bracket_placements(stage)
         else:
-            rows = adapters.standings(stage, chain)
+            rows = adapters.standings(
+                stage, chain, regulations=regulations or tournament.tiebreak_regulations
+            )
             for row in rows:  # nobody is eliminated from a round robin or a Swiss
                 row["eliminated_in"] = row["round_reached"] = None
     except FormatError as error:
@@ -660,14 +665,20 @@ def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
 PLACEMENT_FORMATS = ("single_elimination", "double_elimination")
 
 
-def standings_table(*, tournament: Tournament) -> dict[str, Any]:
+def standings_table(*, tournament: Tournament, regulations: str | None = None) -> dict[str, Any]:
     """The standings with what decided them: ``ranking`` is the format whose placements
-    rank the entrants, or ``points`` (then the chain, by ``regulations``)."""
+    rank the entrants, or ``points`` (then the chain), and ``regulations`` the version of
+    the tie-break regulations applied (the tournament's, unless another is asked for)."""
+    if regulations is not None:
+        try:
+            tiebreaks.check_regulations(regulations)
+        except FormatError as error:
+            raise TournamentUserError(str(error)) from None
     placed = tournament.format in (*PLACEMENT_FORMATS, "genius")
     return {
         "ranking": tournament.format if placed else "points",
-        "regulations": tournament.tiebreak_regulations,
-        "standings": standings(tournament=tournament),
+        "regulations": regulations or tournament.tiebreak_regulations,
+        "standings": standings(tournament=tournament, regulations=regulations),
     }
 
 

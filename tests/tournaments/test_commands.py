@@ -81,6 +81,10 @@ def test_swiss_and_standings_from_a_state_file(tmp_path):
         (["bracket", "--format", "single_elimination", "--participants", "1"], "at least 2"),
         (["swiss", "--input", "/no/such/file.json"], "cannot read"),
         (["standings", "--input", "/dev/null", "--tiebreaks", "wins"], "not JSON"),
+        (
+            ["standings", "--input", "/dev/null", "--regulations", "fide-1999"],
+            "unknown tie-break regulations 'fide-1999'; choose one of fide-2024, fide-2026",
+        ),
     ],
 )
 def test_bad_input_is_a_readable_error(args, message):

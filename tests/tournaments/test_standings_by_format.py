@@ -8,10 +8,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tests.tournaments.builders import open_tournament, started
+from tests.games.hosting_helpers import register_tiny
+from tests.tournaments.builders import open_tournament, organiser, started
 from tests.tournaments.test_api import client_for, get, post, ready_matches
 from tournaments import seasons, services
-from tournaments.models import Entrant
+from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +133,60 @@ def test_a_genius_season_ranks_the_champion_first_and_the_eliminated_by_episode(
         (cast[2].pk, 3, 2),
         (cast[3].pk, 4, 1),
     ]
+
+
+def test_regulations_are_chosen_per_tournament_and_named_in_the_standings():
+    register_tiny()
+    host = client_for(organiser())
+    body = {"name": "R", "slug": "r", "game": "high_card", "format": "swiss"}
+    refused = host.post(
+        "/api/tournaments/", body | {"tiebreak_regulations": "fide-2022"}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == (
+        "unknown tie-break regulations 'fide-2022'; choose one of fide-2024, fide-2026"
+    )
+    assert not Tournament.objects.exists()  # nothing was created
+    default = post(host, "/api/tournaments/", body, status=201)
+    assert default["tiebreak_regulations"] == "fide-2026"
+    older = post(
+        host,
+        "/api/tournaments/",
+        body | {"slug": "r24", "tiebreak_regulations": "fide-2024"},
+        status=201,
+    )
+    assert older["tiebreak_regulations"] == "fide-2024"
+
+
+def test_unplayed_rounds_count_by_the_tournaments_regulations():
+    """p1 wins round 1 by forfeit. Its dummy opponent scores p1's own 2.0 under fide-2024
+    (16.4); the 2026 amendment caps it at the forfeiter's adjusted score (16.4.1)."""
+    tournament, _, players = started(
+        "swiss",
+        4,
+        format_options={"rounds": 2},
+        tiebreaks=["points", "buchholz"],
+        tiebreak_regulations="fide-2024",
+    )
+    organiser = client_for(tournament.organiser)
+    base = f"/api/tournaments/{tournament.slug}"
+    first = tournament.stages.get().matches.get(home=players[0])
+    post(
+        organiser, f"{base}/matches/{first.code}/result", {"winner": players[0].pk, "forfeit": True}
+    )
+    play_out(tournament, by_seed(players))
+    older = get(client_for(), f"{base}/standings")
+    newer = get(client_for(), f"{base}/standings?regulations=fide-2026")
+    assert (older["regulations"], newer["regulations"]) == ("fide-2024", "fide-2026")
+    forfeiter = Entrant.objects.get(pk=first.away_id)
+    adjusted = next(r["points"] for r in newer["standings"] if r["entrant"] == forfeiter.pk)
+    p1_old, p1_new = (t["standings"][0] for t in (older, newer))
+    assert p1_old["entrant"] == p1_new["entrant"] == players[0].pk and p1_old["points"] == 2.0
+    assert p1_old["tiebreaks"]["buchholz"] - p1_new["tiebreaks"]["buchholz"] == 2.0 - adjusted
+    out = StringIO()
+    call_command(
+        "standings", "--tournament", tournament.slug, "--regulations", "fide-2026", stdout=out
+    )
+    assert json.loads(out.getvalue()) == newer
+    bad = client_for().get(f"{base}/standings?regulations=fide-1999")
+    assert bad.status_code == 400 and "fide-1999" in bad.json()["detail"]

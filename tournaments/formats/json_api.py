@@ -17,7 +17,7 @@ from tournaments.formats import (
 from tournaments.formats.bracket import bracket_to_json
 from tournaments.formats.errors import FormatError
 from tournaments.formats.history import parse_history
-from tournaments.tiebreaks import TIEBREAK_REGULATIONS, Crosstable, rank
+from tournaments.tiebreaks import DEFAULT_REGULATIONS, Crosstable, check_regulations, rank
 
 
 def _brackets(
@@ -79,13 +79,17 @@ def swiss_json(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def standings_json(state: dict[str, Any], tiebreaks: list[str]) -> dict[str, Any]:
-    """Rank ``state`` (the Swiss state shape) by points, then ``tiebreaks`` in order.
+def standings_json(
+    state: dict[str, Any], tiebreaks: list[str], regulations: str = DEFAULT_REGULATIONS
+) -> dict[str, Any]:
+    """Rank ``state`` (the Swiss state shape) by points, then ``tiebreaks`` in order, under
+    the named version of the FIDE tie-break regulations (``tiebreaks.REGULATIONS``).
 
     An optional ``"dmo"`` id in the state marks the Death Match Opponent for ``dmo_wins_tie``;
     ``"system": "round_robin"`` (default ``"swiss"``) switches the handling of unplayed rounds
     from FIDE C.07 Article 16 to Article 15.2.
     """
+    check_regulations(regulations)
     if not isinstance(tiebreaks, list) or not all(isinstance(k, str) for k in tiebreaks):
         raise FormatError("tie-breaks must be a list of keys, e.g. ['buchholz', 'wins']")
     history = parse_history(state)
@@ -95,9 +99,10 @@ def standings_json(state: dict[str, Any], tiebreaks: list[str]) -> dict[str, Any
     system = state.get("system", "swiss")
     if system not in ("swiss", "round_robin"):
         raise FormatError(f'"system" must be "swiss" or "round_robin", got {system!r}')
-    standings = rank(Crosstable(history, dmo=dmo, swiss=system == "swiss"), tiebreaks)
+    table = Crosstable(history, dmo=dmo, swiss=system == "swiss", regulations=regulations)
+    standings = rank(table, tiebreaks)
     return {
-        "regulations": TIEBREAK_REGULATIONS,
+        "regulations": regulations,
         "standings": [
             {"id": s.id, "rank": s.rank, "points": s.points, "tiebreaks": s.tiebreaks}
             for s in standings
