@@ -444,9 +444,6 @@ def match_decided(match: Match) -> None:
         Episode.objects.create(tournament=tournament, number=episode.number + 1)
 
 
-TIE_DECISIONS = frozenset({"dmo", "timeout_tie_dmo"})
-
-
 def _death_match_result(episode: Episode, match: Match) -> genius.DeathMatchResult:
     """The DM's winner as the game (or the organiser) decided it; a drawn result entered by
     the organiser is a tie, which the DMO wins. ``tie`` also records a game that its own
@@ -460,7 +457,7 @@ def _death_match_result(episode: Episode, match: Match) -> genius.DeathMatchResu
     )
     last = match.match_games.order_by("-number").select_related("game").first()
     decided_by = ((last.game.outcome or {}).get("details", {}) if last else {}).get("decided_by")
-    return dataclasses.replace(result, tie=decided_by in TIE_DECISIONS)
+    return dataclasses.replace(result, tie=decided_by in services.DMO_TIE_DECISIONS)
 
 
 def _finish_season(tournament: Tournament, episode: Episode, match: Match) -> None:
