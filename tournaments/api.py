@@ -63,6 +63,8 @@ class TournamentCreateInput(serializers.Serializer):
     tiebreaks = serializers.ListField(
         child=serializers.CharField(max_length=40), required=False, default=list
     )
+    # The version's name is checked by the service, which says which names exist.
+    tiebreak_regulations = serializers.CharField(required=False, max_length=40)
     capacity = _count(required=False, allow_null=True, min_value=2)
     best_of = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
     play_online = serializers.BooleanField(required=False, default=True)
@@ -503,7 +505,8 @@ class MatchResultView(TournamentAPIView):
 class StandingsView(TournamentAPIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
-        return Response({"standings": services.standings(tournament=tournament)})
+        regulations = request.query_params.get("regulations")  # another version, to compare
+        return Response(services.standings_table(tournament=tournament, regulations=regulations))
 
 
 class AuditView(TournamentAPIView):

@@ -83,11 +83,13 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
         )
     if fields.get("format") not in TOURNAMENT_FORMATS:
         raise TournamentUserError(f"the format is one of: {', '.join(TOURNAMENT_FORMATS)}")
-    for key in fields.get("tiebreaks", []):
-        try:
+    try:
+        for key in fields.get("tiebreaks", []):
             tiebreaks.get(key)
-        except FormatError as error:
-            raise TournamentUserError(str(error)) from None
+        if "tiebreak_regulations" in fields:
+            tiebreaks.check_regulations(fields["tiebreak_regulations"])
+    except FormatError as error:
+        raise TournamentUserError(str(error)) from None
     _check_game_settings(fields)
     if fields.get("format") == "genius":
         from tournaments.seasons import rules_for
@@ -102,13 +104,33 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
     return tournament
 
 
+# Ruleset keys the tournament itself reads; the engine is given the rest as its config.
+UNDECIDED_RULES = ("replay", "higher_seed")
+
+
+def engine_config(ruleset: dict[str, Any]) -> dict[str, Any]:
+    """The game's config: the tournament's ruleset without the tournament's own keys."""
+    return {key: value for key, value in (ruleset or {}).items() if key != "undecided"}
+
+
+def undecided_rule(tournament: Tournament) -> str:
+    """What settles an elimination match whose games leave it level (a drawn game, a double
+    timeout): ``replay`` (another game, the default) or ``higher_seed`` (the better seed)."""
+    return (tournament.ruleset or {}).get("undecided", "replay")
+
+
 def _check_game_settings(fields: dict[str, Any]) -> None:
     """The ruleset and time control must be ones the game accepts, checked for a two-seat
     game (or the engine's smallest table) so that mistakes surface now, not at the start."""
     engine = engines.get(fields["game"])
     seats = max(2, engine.min_seats)
+    undecided = (fields.get("ruleset") or {}).get("undecided", "replay")
+    if undecided not in UNDECIDED_RULES:
+        raise TournamentUserError(
+            f"ruleset: undecided must be one of {', '.join(UNDECIDED_RULES)}, got {undecided!r}"
+        )
     try:
-        config = engine.validate_config(dict(fields.get("ruleset") or {}), seats)
+        config = engine.validate_config(engine_config(fields.get("ruleset") or {}), seats)
         defaults = game_services.time_control_defaults(engine, config)
         TimeControl.from_json(fields.get("time_control") or {}, defaults)
     except (ConfigError, TimeControlError) as error:
@@ -451,7 +473,7 @@ def _start_next_game(match: Match) -> None:
             game_services.SeatSpec(display_name=e.display_name, role=role)
             for e, role in zip(entrants, roles, strict=True)
         ],
-        config=tournament.ruleset,
+        config=engine_config(tournament.ruleset),
         time_control=tournament.time_control,
         created_by=tournament.organiser,
     )
@@ -468,7 +490,12 @@ def _start_next_game(match: Match) -> None:
 
 
 def game_result_recorded(*, game_id: int) -> None:
-    """A hosted game ended: count it for its match, then decide or continue the match."""
+    """A hosted game ended: count it for its match, then decide or continue the match.
+
+    A match its games leave level is decided only where draws count (Swiss, round robin,
+    Genius Death Matches, which the DMO wins); an elimination match plays another game, or
+    goes to the better seed when the ruleset says ``"undecided": "higher_seed"``.
+    """
     with transaction.atomic():
         link = MatchGame.objects.select_related("match__stage__tournament").filter(game_id=game_id)
         link = link.first()
@@ -483,18 +510,40 @@ def game_result_recorded(*, game_id: int) -> None:
         needed = match.best_of // 2 + 1
         played = match.match_games.count()
         decided = max(match.home_score, match.away_score) >= needed or played >= match.best_of
-        if decided and (match.home_score != match.away_score or _draws_allowed(match)):
+        level = match.home_score == match.away_score
+        if decided and (not level or _draws_allowed(match)):
             _decide(match, Match.ResultKind.PLAYED)
             audit(tournament, None, "match.result_from_games", match=match.code)
+            _after_result(match)
+        elif decided and _goes_to_higher_seed(match):
+            better = min((match.home, match.away), key=lambda e: e.seed or math.inf)
+            _decide(match, Match.ResultKind.PLAYED, winner=better)
+            match.extra = {**match.extra, "decided_by": "higher_seed"}
+            match.save(update_fields=["extra"])
+            audit(tournament, None, "match.result_from_games", match=match.code, by="higher_seed")
             _after_result(match)
         else:
             _start_next_game(match)
 
 
+# How an engine reports a game it gave to the Death Match Opponent only because it was level
+# (Drafting Trios: a tie on points and power cards, or both reserves out at once).
+DMO_TIE_DECISIONS = frozenset({"dmo", "timeout_tie_dmo"})
+
+
+def _is_death_match(match: Match) -> bool:
+    """ "Ties go to the DMO" is a rule of Genius Death Matches, not of the season's final."""
+    return match.stage.format == "genius" and match.code != "FINAL"
+
+
 def _count_game(match: Match, link: MatchGame, outcome: dict[str, Any]) -> None:
     home, away = str(link.home_seat), str(1 - link.home_seat)
     winners = [str(seat) for seat in outcome.get("winners", [])]
-    if (home in winners and away in winners) or not winners:
+    decided_by = (outcome.get("details") or {}).get("decided_by")
+    undecided = (home in winners and away in winners) or not winners
+    if decided_by in DMO_TIE_DECISIONS and not _is_death_match(match):
+        undecided = True  # level, whatever seat the engine's Death Match rule favoured
+    if undecided:
         match.home_score += 0.5
         match.away_score += 0.5
     elif home in winners:
@@ -514,18 +563,25 @@ def _count_game(match: Match, link: MatchGame, outcome: dict[str, Any]) -> None:
 
 def _draws_allowed(match: Match) -> bool:
     """Swiss and round robin score draws; a drawn Death Match goes to the DMO."""
-    return match.stage.format in ("swiss", "round_robin") or (
-        match.stage.format == "genius" and match.code != "FINAL"
+    return match.stage.format in ("swiss", "round_robin") or _is_death_match(match)
+
+
+def _goes_to_higher_seed(match: Match) -> bool:
+    """A classic bracket's ruleset may settle a level match by seeding; a season's final is
+    always replayed (it has no seeds to favour, only two survivors)."""
+    return (
+        match.stage.format != "genius" and undecided_rule(match.stage.tournament) == "higher_seed"
     )
 
 
-def _decide(match: Match, kind: str) -> None:
+def _decide(match: Match, kind: str, winner: Entrant | None = None) -> None:
+    """Finish the match: the higher score wins, or ``winner`` when given; level is a draw."""
     match.status = Match.Status.FINISHED
-    if match.home_score == match.away_score:
+    if winner is None and match.home_score == match.away_score:
         match.result_kind = Match.ResultKind.DRAW
         match.winner = match.loser = None
     else:
-        home_won = match.home_score > match.away_score
+        home_won = match.home_score > match.away_score if winner is None else winner == match.home
         match.result_kind = kind
         match.winner, match.loser = (
             (match.home, match.away) if home_won else (match.away, match.home)
@@ -635,17 +691,53 @@ def _refill_dependents(match: Match) -> None:
 # -- standings --------------------------------------------------------------------------------
 
 
-def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
-    """Ranked entrants of the latest stage by the tournament's tie-break chain."""
+def standings(*, tournament: Tournament, regulations: str | None = None) -> list[dict[str, Any]]:
+    """Ranked entrants: knockouts and Genius seasons by how far each got (placements), round
+    robin and Swiss by points and the tournament's tie-break chain, under its regulations
+    (or ``regulations``, to see the table under another version)."""
+    if tournament.format == "genius":
+        rows = adapters.season_placements(tournament) if tournament.stages.exists() else []
+        return _named(tournament, rows)
     stage = tournament.stages.order_by("-number").first()
     if stage is None:
         return []
-    seeds = adapters.seeded_entrants(stage)
     chain = [key for key in tournament.tiebreaks if key != "points"]
     try:
-        rows = adapters.standings(stage, chain)
+        if stage.format in PLACEMENT_FORMATS:
+            rows = adapters.bracket_placements(stage)
+        else:
+            rows = adapters.standings(
+                stage, chain, regulations=regulations or tournament.tiebreak_regulations
+            )
+            for row in rows:  # nobody is eliminated from a round robin or a Swiss
+                row["eliminated_in"] = row["round_reached"] = None
     except FormatError as error:
         raise TournamentUserError(str(error)) from None
+    return _named(tournament, rows)
+
+
+PLACEMENT_FORMATS = ("single_elimination", "double_elimination")
+
+
+def standings_table(*, tournament: Tournament, regulations: str | None = None) -> dict[str, Any]:
+    """The standings with what decided them: ``ranking`` is the format whose placements
+    rank the entrants, or ``points`` (then the chain), and ``regulations`` the version of
+    the tie-break regulations applied (the tournament's, unless another is asked for)."""
+    if regulations is not None:
+        try:
+            tiebreaks.check_regulations(regulations)
+        except FormatError as error:
+            raise TournamentUserError(str(error)) from None
+    placed = tournament.format in (*PLACEMENT_FORMATS, "genius")
+    return {
+        "ranking": tournament.format if placed else "points",
+        "regulations": regulations or tournament.tiebreak_regulations,
+        "standings": standings(tournament=tournament, regulations=regulations),
+    }
+
+
+def _named(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seeds = adapters.seeded_entrants_for(tournament)
     for row in rows:
         entrant = seeds.get(row["id"])
         row["entrant"] = entrant.pk if entrant else None
