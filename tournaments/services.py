@@ -569,6 +569,9 @@ def match_report_result(
         previous = {"winner": match.winner_id, "home": match.home_score, "away": match.away_score}
         match.home_score, match.away_score = scores
         _decide(match, Match.ResultKind.FORFEIT if forfeit else Match.ResultKind.PLAYED)
+        for link in match.match_games.filter(game__status=GameSession.Status.RUNNING):
+            # The result is settled: a game still under way for it no longer counts.
+            game_services.game_void(game_id=link.game_id, reason=f"{match.code} was decided")
         action = "match.result_corrected" if correcting else "match.result_entered"
         audit(
             tournament,

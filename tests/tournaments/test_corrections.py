@@ -11,7 +11,7 @@ from tests.tournaments.builders import (
     staff_admin,
     started,
 )
-from tournaments import seasons, services
+from tournaments import checks, seasons, services
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +21,11 @@ def client_for(person) -> APIClient:
     client = APIClient()
     client.force_authenticate(person)
     return client
+
+
+def assert_sound() -> None:
+    """What ``check_tournaments`` reports: nothing."""
+    assert [problems for _, problems in checks.all_problems()] == [[]]
 
 
 def seeds_of(stage, code: str) -> tuple:
@@ -44,6 +49,7 @@ def test_a_correction_feeding_a_match_not_yet_played_moves_the_entrant_without_r
     services.match_report_result(match=first, by=tournament.organiser, winner=first.away)
     assert seeds_of(stage, "W2.1") == (4, 2, "ready")
     assert not AuditEntry.objects.filter(action="tournaments.match.reset").exists()
+    assert_sound()
 
 
 def play_double_elimination_to_the_end():
@@ -103,6 +109,7 @@ def test_a_forced_correction_in_double_elimination_is_listed_then_repairs_both_b
     tournament.refresh_from_db()
     assert tournament.status == "running"
     assert AuditEntry.objects.filter(action="tournaments.tournament.reopened").exists()
+    assert_sound()
 
     # The repaired bracket plays on to a champion again.
     for code in ["W2.1", "L1.1", "L2.1", "GF1"]:
@@ -112,6 +119,7 @@ def test_a_forced_correction_in_double_elimination_is_listed_then_repairs_both_b
     report_top_seed_wins(stage, "GF2")
     tournament.refresh_from_db()
     assert tournament.status == "finished"
+    assert_sound()
 
 
 def test_correcting_the_grand_final_opens_or_resets_the_bracket_reset():
@@ -137,6 +145,7 @@ def test_correcting_the_grand_final_opens_or_resets_the_bracket_reset():
     assert reset.status == "closed" and reset.winner is None
     tournament.refresh_from_db()
     assert tournament.status == "finished"
+    assert_sound()
 
 
 def test_a_third_place_match_follows_a_corrected_semi_final():
@@ -158,6 +167,7 @@ def test_a_third_place_match_follows_a_corrected_semi_final():
     )
     assert seeds_of(stage, "W2.1") == (1, 3, "ready")
     assert seeds_of(stage, "P3") == (4, 2, "ready")
+    assert_sound()
 
 
 def test_a_reset_match_voids_its_running_game_and_starts_one_for_the_new_pair():
@@ -187,6 +197,7 @@ def test_a_reset_match_voids_its_running_game_and_starts_one_for_the_new_pair():
     assert players == {"p4", "p2"}
     entry = AuditEntry.objects.get(action="tournaments.match.reset")
     assert entry.data["voided_games"] == [running.pk]
+    assert_sound()
 
 
 def test_a_swiss_correction_before_later_rounds_is_refused_unless_forced():
@@ -213,6 +224,7 @@ def test_a_swiss_correction_before_later_rounds_is_refused_unless_forced():
     entry = AuditEntry.objects.get(action="tournaments.match.result_corrected")
     assert entry.data["later_rounds_kept"] == ["S2.1", "S2.2"]
     assert stage.matches.filter(round__number=2).count() == 2  # paired as they were
+    assert_sound()
 
 
 def test_a_round_robin_correction_changes_only_the_standings():
