@@ -419,6 +419,27 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
         return True
 
 
+def game_void(*, game_id: int, reason: str) -> bool:
+    """Stop a game that no longer counts (a corrected result reset its match). It ends as
+    ``aborted`` with no winner and its log whole, so the seed is revealed and it still
+    verifies; nothing listens for its result. A game already over is left as it ended."""
+    with transaction.atomic():
+        game, seats, _ = _lock(game_id)
+        if game.is_over:
+            return False
+        moment = now()
+        if game.state is not None:
+            control = game.control(engine_for(game.engine))
+            game.clocks = {key: clocks.stop(control, c, moment) for key, c in game.clocks.items()}
+        game.windows = []
+        game.next_deadline = None
+        game.status = GameSession.Status.ABORTED
+        game.outcome = {"voided": True, "reason": reason, "winners": [], "ranking": []}
+        game.finished = datetime.fromtimestamp(moment, tz=UTC)
+        _save(game, seats)
+        return True
+
+
 # -- the shared core --------------------------------------------------------------------------
 
 

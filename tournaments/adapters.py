@@ -65,13 +65,17 @@ def round_state(stage: Stage, *, total_rounds: int | None = None) -> dict[str, A
     matches = stage.matches.select_related("home", "away", "winner", "round").order_by(
         "round__number", "code"
     )
-    by_round: dict[int, list[Match]] = {}
+    # Double elimination plays a winners' and a losers' round 1 (and so on) side by side, with
+    # the same players in both: each is a round of the record of its own.
+    split = stage.format == "double_elimination"
+    by_round: dict[tuple[int, str], list[Match]] = {}
     for match in matches:
         if match.is_decided:
-            by_round.setdefault(match.round.number, []).append(match)
-    for number in sorted(by_round):
+            key = (match.round.number, match.round.bracket if split else "")
+            by_round.setdefault(key, []).append(match)
+    for key in sorted(by_round):
         games, byes = [], []
-        for match in by_round[number]:
+        for match in by_round[key]:
             if match.result_kind == Match.ResultKind.BYE:
                 byes.append({"player": match.winner.seed, "points": bye_points, "kind": "pab"})
             elif match.status == Match.Status.FINISHED:

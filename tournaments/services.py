@@ -22,7 +22,7 @@ from games.engines.base import ConfigError
 from games.models import GameSession
 from hosting.errors import Conflict, Forbidden, UserError
 from hosting.roles import is_organiser, is_staff_admin
-from tournaments import adapters, tiebreaks
+from tournaments import adapters, corrections, tiebreaks
 from tournaments.formats import FormatError
 from tournaments.formats.double_elimination import reset_needed
 from tournaments.models import (
@@ -599,40 +599,35 @@ def match_report_result(
     forfeit: bool = False,
     force: bool = False,
     reason: str = "",
+    resets: list[str] | None = None,
 ) -> Match:
-    """The organiser enters (or corrects) a result. A correction is refused once a match that
-    depends on it has started, unless a staff admin forces it with a reason."""
+    """The organiser enters (or corrects) a result. A correction repairs every match it feeds
+    (``tournaments.corrections``); one that would reset a match already started, or that
+    comes before Swiss rounds already paired, is refused unless a staff admin forces it with
+    a reason and the ``resets`` that ``correction_preview`` listed."""
     with transaction.atomic():
         tournament = _lock(match.stage.tournament)
         check_runs(tournament, by)
         match = Match.objects.select_for_update().get(pk=match.pk)
-        if match.home is None or match.away is None:
-            raise Conflict("this match does not have both entrants yet")
-        if winner is not None and winner not in (match.home, match.away):
-            raise TournamentUserError("the winner must be one of the match's two entrants")
-        if winner is None and not _draws_allowed(match):
-            raise TournamentUserError("an elimination match needs a winner")
+        scores = _checked_result(match, winner, home_score, away_score)
         correcting = match.status == Match.Status.FINISHED
-        if correcting:
-            later = _started_dependents(match)
-            if later and not force:
-                raise Conflict(
-                    f"{', '.join(later)} already started; a staff admin may force the "
-                    "correction with a reason"
-                )
-            if force and not (is_staff_admin(by) and reason.strip()):
-                raise Forbidden("forcing a correction takes a staff admin and a reason")
+        plan = _correction_plan(match, winner, by, force, reason) if correcting else None
+        if plan is not None and resets is None and plan.blocking:
+            raise TournamentUserError(
+                'a forced correction names the matches it resets: send it with "dry_run": true '
+                'first, then again with the "resets" it lists'
+            )
+        if plan is not None and resets is not None and list(resets) != list(plan.resets):
+            raise Conflict(
+                f"the correction would now reset {_listed(plan.resets)}, not "
+                f"{_listed(resets)}; run the dry run again"
+            )
         previous = {"winner": match.winner_id, "home": match.home_score, "away": match.away_score}
-        if winner is None:
-            match.home_score = match.away_score = home_score if home_score is not None else 0.5
-        else:
-            won, lost = (1.0, 0.0)
-            home_won = winner == match.home
-            match.home_score = home_score if home_score is not None else (won if home_won else lost)
-            match.away_score = away_score if away_score is not None else (lost if home_won else won)
-            if (match.home_score > match.away_score) != home_won:
-                raise TournamentUserError("the score contradicts the winner")
+        match.home_score, match.away_score = scores
         _decide(match, Match.ResultKind.FORFEIT if forfeit else Match.ResultKind.PLAYED)
+        for link in match.match_games.filter(game__status=GameSession.Status.RUNNING):
+            # The result is settled: a game still under way for it no longer counts.
+            game_services.game_void(game_id=link.game_id, reason=f"{match.code} was decided")
         action = "match.result_corrected" if correcting else "match.result_entered"
         audit(
             tournament,
@@ -643,11 +638,78 @@ def match_report_result(
             previous=previous if correcting else None,
             winner=match.winner_id,
             forced=force,
+            **({"resets": list(plan.resets)} if plan and plan.resets else {}),
+            **({"later_rounds_kept": list(plan.later_swiss)} if plan and plan.later_swiss else {}),
         )
-        if correcting:
-            _refill_dependents(match)
+        if plan is not None:
+            corrections.apply(match, plan, by=by, reason=reason)
         _after_result(match)
         return match
+
+
+def correction_preview(
+    *,
+    match: Match,
+    by: Any,
+    winner: Entrant | None,
+    home_score: float | None = None,
+    away_score: float | None = None,
+    reason: str = "",
+) -> corrections.Plan:
+    """A forced correction's dry run: what it would reset, checked as the correction itself
+    is (a staff admin, a reason, a result the match allows), changing nothing."""
+    with transaction.atomic():
+        tournament = _lock(match.stage.tournament)
+        check_runs(tournament, by)
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        _checked_result(match, winner, home_score, away_score)
+        if match.status != Match.Status.FINISHED:
+            raise Conflict(f"{match.code} has no result to correct yet")
+        return _correction_plan(match, winner, by, True, reason)
+
+
+def _checked_result(
+    match: Match, winner: Entrant | None, home_score: float | None, away_score: float | None
+) -> tuple[float, float]:
+    """The home and away scores of a result the match allows, or a refusal saying why."""
+    if match.home is None or match.away is None:
+        raise Conflict("this match does not have both entrants yet")
+    if winner is not None and winner not in (match.home, match.away):
+        raise TournamentUserError("the winner must be one of the match's two entrants")
+    if winner is None and not _draws_allowed(match):
+        raise TournamentUserError("an elimination match needs a winner")
+    if winner is None:
+        drawn = home_score if home_score is not None else 0.5
+        return drawn, drawn
+    home_won = winner == match.home
+    won, lost = 1.0, 0.0
+    home = home_score if home_score is not None else (won if home_won else lost)
+    away = away_score if away_score is not None else (lost if home_won else won)
+    if (home > away) != home_won:
+        raise TournamentUserError("the score contradicts the winner")
+    return home, away
+
+
+def _correction_plan(
+    match: Match, winner: Entrant | None, by: Any, force: bool, reason: str
+) -> corrections.Plan:
+    if match.stage.format == "genius":
+        raise Conflict(
+            "a Death Match result is settled into the season (the elimination and its "
+            "garnets); changing it is a dispute ruling"
+        )
+    plan = corrections.plan(match, winner)
+    if plan.blocking and not force:
+        started = ", ".join(plan.resets) or f"round {match.round.number + 1}"
+        verb = "already started" if plan.resets else "is already paired"
+        raise Conflict(f"{started} {verb}; a staff admin may force the correction with a reason")
+    if force and not (is_staff_admin(by) and reason.strip()):
+        raise Forbidden("forcing a correction takes a staff admin and a reason")
+    return plan
+
+
+def _listed(codes: Any) -> str:
+    return ", ".join(codes) if codes else "no match"
 
 
 def _after_result(match: Match) -> None:
@@ -657,35 +719,6 @@ def _after_result(match: Match) -> None:
         seasons.match_decided(match)
     else:
         _advance(match.stage)
-
-
-def _dependents(match: Match) -> list[Match]:
-    prefix = f"{match.code}:"
-    return [
-        other
-        for other in match.stage.matches.all()
-        if any(isinstance(s, str) and s.startswith(prefix) for s in other.slots)
-    ]
-
-
-def _started_dependents(match: Match) -> list[str]:
-    later = [m.code for m in _dependents(match) if m.has_started]
-    if match.stage.format == "swiss":
-        later += [
-            m.code
-            for m in match.stage.matches.filter(round__number__gt=match.round.number)
-            if m.has_started or m.result_kind == Match.ResultKind.BYE
-        ]
-    return later
-
-
-def _refill_dependents(match: Match) -> None:
-    """After a correction, matches fed by this one that have not started are filled afresh."""
-    for other in _dependents(match):
-        if not other.has_started:
-            other.home = other.away = None
-            other.status = Match.Status.PENDING
-            other.save()
 
 
 # -- standings --------------------------------------------------------------------------------

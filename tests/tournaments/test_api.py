@@ -188,11 +188,15 @@ def test_a_correction_after_a_later_match_started_takes_a_staff_admin_and_is_aud
     assert forced.json()["detail"] == "forcing a correction takes a staff admin and a reason"
     referee = client_for(user("referee", STAFF_ADMIN))
     body = correction | {"force": True, "reason": "score sheet misread"}
+    preview = post(referee, f"{base}/matches/W1.1/result", body | {"dry_run": True})
+    assert preview["dry_run"] is True and preview["resets"] == ["W2.1"]
+    body |= {"resets": preview["resets"]}
     assert post(referee, f"{base}/matches/W1.1/result", body)["winner"] == semis["W1.1"].away_id
-    entries = get(organiser, f"{base}/audit")["results"]
-    assert entries[0]["action"] == "tournaments.match.result_corrected"
-    assert entries[0]["actor"] == "referee" and entries[0]["reason"] == "score sheet misread"
-    assert entries[0]["data"]["forced"] is True
+    entries = {e["action"]: e for e in get(organiser, f"{base}/audit")["results"]}
+    corrected = entries["tournaments.match.result_corrected"]
+    assert corrected["actor"] == "referee" and corrected["reason"] == "score sheet misread"
+    assert corrected["data"]["forced"] is True and corrected["data"]["resets"] == ["W2.1"]
+    assert entries["tournaments.match.reset"]["data"]["match"] == "W2.1"
     player = client_for(players[0].user)
     assert player.get(f"{base}/audit").json() == {
         "error": "forbidden",
