@@ -22,6 +22,7 @@ from games.payloads import audience_key, dumps, game_payload
 from hosting import broadcast
 
 KEEPALIVE_SECONDS = 15
+MAX_VERSION_DIGITS = 18
 
 
 def _open(request: HttpRequest, game_id: int) -> tuple[GameSession | None, Seat | None]:
@@ -61,14 +62,27 @@ def _message(version: int | None, text: str) -> str:
     return f"{event_id}event: state\ndata: {text}\n\n"
 
 
+def _resume_from(request: HttpRequest) -> int | None:
+    """The version a reconnecting stream already has (-1: none), or None if the header is not
+    one of our event ids (a version, at most 18 ASCII digits)."""
+    last_seen = request.headers.get("Last-Event-ID", "").strip()
+    if not last_seen:
+        return -1
+    if len(last_seen) > MAX_VERSION_DIGITS or not (last_seen.isascii() and last_seen.isdigit()):
+        return None
+    return int(last_seen)
+
+
 async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
+    resume_from = _resume_from(request)
+    if resume_from is None:
+        detail = "Last-Event-ID must be the id of an event this stream sent (a version number)"
+        return JsonResponse({"error": "invalid", "detail": detail}, status=400)
     game, seat = await sync_to_async(_open)(request, game_id)
     if game is None:
         return JsonResponse({"error": "not_found", "detail": f"no game {game_id}"}, status=404)
     number = seat.number if seat is not None else None
     audience = audience_key(number)
-    last_seen = request.headers.get("Last-Event-ID", "")
-    resume_from = int(last_seen) if last_seen.isdigit() else -1
 
     async def events() -> AsyncIterator[str]:
         sent = resume_from
