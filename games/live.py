@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
 
 from games import services, store
 from games.access import seat_for
@@ -73,7 +74,13 @@ def _resume_from(request: HttpRequest) -> int | None:
     return int(last_seen)
 
 
+@csrf_exempt  # it only reads; any other method is refused as a 405 below
 async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
+    if request.method not in ("GET", "HEAD"):
+        detail = f"{request.method} is not allowed: a live stream is read with GET"
+        response = JsonResponse({"error": "method_not_allowed", "detail": detail}, status=405)
+        response["Allow"] = "GET, HEAD"
+        return response
     resume_from = _resume_from(request)
     if resume_from is None:
         detail = "Last-Event-ID must be the id of an event this stream sent (a version number)"

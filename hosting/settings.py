@@ -47,6 +47,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "l
 if TESTING:
     ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "hosting.errors.csrf_failure"  # JSON under /api/ and /live/
 
 INSTALLED_APPS = [
     "django.contrib.admin",
