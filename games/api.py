@@ -22,6 +22,8 @@ from hosting.errors import Conflict, Forbidden, NotFound
 from hosting.identity import guest_for, remember_guest
 from hosting.roles import is_organiser
 
+MAX_GRACE_SECONDS = 7 * 24 * 3600  # a week: any longer is an abandoned seat
+
 
 class SeatInput(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Seat.Kind.choices, default=Seat.Kind.HUMAN)
@@ -42,7 +44,9 @@ class GameCreateInput(serializers.Serializer):
     config = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
     seats = SeatInput(many=True)
-    grace_seconds = serializers.IntegerField(required=False, default=90, min_value=0)
+    grace_seconds = serializers.IntegerField(
+        required=False, default=90, min_value=0, max_value=MAX_GRACE_SECONDS
+    )
 
 
 def _action_input(data: Any) -> tuple[Any, str | None, int | None]:

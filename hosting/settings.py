@@ -47,6 +47,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "l
 if TESTING:
     ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "hosting.errors.csrf_failure"  # JSON under /api/ and /live/
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -162,6 +163,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # JSON only, checked at the edge (depth, NUL characters): forms are a 415.
+    "DEFAULT_PARSER_CLASSES": ["hosting.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + ([] if PRODUCTION else ["rest_framework.renderers.BrowsableAPIRenderer"]),
     "EXCEPTION_HANDLER": "hosting.errors.exception_handler",

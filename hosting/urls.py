@@ -1,10 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 
 from games.urls import api_urls, live_urls
-from hosting import accounts, api, health, pages
+from hosting import accounts, api, errors, health, pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -23,4 +23,11 @@ urlpatterns = [
     path("api/games/", include(api_urls)),
     path("live/games/", include(live_urls)),
     path("api/tournaments/", include("tournaments.urls")),
+    # Keep last: whatever no endpoint above matched under the JSON prefixes is a JSON 404.
+    re_path(r"^(?:api|live)/", errors.unknown_endpoint),
 ]
+
+handler400 = errors.bad_request
+handler403 = errors.permission_denied
+handler404 = errors.page_not_found
+handler500 = errors.server_error

@@ -199,7 +199,7 @@ def test_a_correction_after_a_later_match_started_takes_a_staff_admin_and_is_aud
     assert entries["tournaments.match.reset"]["data"]["match"] == "W2.1"
     player = client_for(players[0].user)
     assert player.get(f"{base}/audit").json() == {
-        "error": "forbidden",
+        "error": "permission_denied",
         "detail": "only the organiser and staff admins read the audit trail",
     }
 
@@ -337,8 +337,8 @@ BAD_REQUESTS = [
     ("host", "post", "", {"name": "X", "slug": "x", "game": "chess", "format": "swiss"}, 400,
      "invalid", "unknown game 'chess'"),
     ("player", "post", "", {"name": "X", "slug": "x", "game": "high_card", "format": "swiss"},
-     403, "forbidden", "only organisers can create tournaments"),
-    ("player", "post", "{t}/start", {}, 403, "forbidden",
+     403, "permission_denied", "only organisers can create tournaments"),
+    ("player", "post", "{t}/start", {}, 403, "permission_denied",
      "only this tournament's organiser can do that"),
     ("spectator", "post", "{t}/check-in", {}, 403, "not_authenticated",
      "Authentication credentials were not provided."),
