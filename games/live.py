@@ -105,7 +105,9 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
             while True:
                 if update is None:
                     yield ": keep-alive\n\n"
-                elif update.version > sent and audience in update.parts:
+                elif audience not in update.parts:
+                    return  # the seat is no longer this person's: they left
+                elif update.version > sent:
                     sent = update.version
                     yield _message(update.version, update.parts[audience])
                 if update is not None and update.final:

@@ -400,7 +400,9 @@ def substitute_if_still_away(*, game_id: int, seat: int, since: float) -> bool:
 
 
 def substitute_seat(*, game_id: int, seat: int) -> bool:
-    """A computer substitute, labelled as such, finishes the seat of someone who left."""
+    """A computer substitute, labelled as such, finishes the seat of someone who left. The
+    seat's credentials end with it: its token and its guest no longer hold it (the account
+    stays recorded, for the results, but no longer holds the seat either: ``access``)."""
     with transaction.atomic():
         game, seats, _ = _lock(game_id)
         player = _seat(seats, seat)
@@ -409,7 +411,9 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
         engine = engine_for(game.engine)
         player.kind = Seat.Kind.SUBSTITUTE
         player.bot = default_bot(engine)
-        player.save(update_fields=["kind", "bot"])
+        player.token_sha256 = ""
+        player.guest_id = ""
+        player.save(update_fields=["kind", "bot", "token_sha256", "guest_id"])
         control = game.control(engine)
         notice = {"type": "substitute", "seat": seat, "on": True}
         # Engines whose rules treat substitutes specially (Color Clash scoring) are told.

@@ -5,6 +5,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from games.urls import api_urls, live_urls
 from hosting import accounts, api, errors, health, pages
+from hosting.throttles import limit_posts, posted_username
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -16,8 +17,12 @@ urlpatterns = [
     ),
     path("healthz", health.healthz, name="healthz"),
     path("api/ping", api.PingView.as_view(), name="api-ping"),
-    path("accounts/signup/", accounts.SignUpView.as_view(), name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/signup/", limit_posts("signup")(accounts.SignUpView.as_view()), name="signup"),
+    path(
+        "accounts/login/",
+        limit_posts("login", posted_username)(auth_views.LoginView.as_view()),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/games/", include(api_urls)),
