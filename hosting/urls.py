@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from games.urls import api_urls, live_urls
 from hosting import accounts, api, health, pages
+from tournaments.page_urls import live_urls as tournament_live_urls
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -16,4 +17,6 @@ urlpatterns = [
     path("api/games/", include(api_urls)),
     path("live/games/", include(live_urls)),
     path("api/tournaments/", include("tournaments.urls")),
+    path("tournaments/", include("tournaments.page_urls")),
+    path("live/tournaments/", include(tournament_live_urls)),
 ]

@@ -176,12 +176,17 @@ def entrant_withdraw(*, entrant: Entrant, by: Any) -> None:
         entrant.save(update_fields=["status"])
         audit(tournament, by, "entrant.withdrawn", entrant=entrant.pk)
         if held_place and tournament.status in (Status.REGISTRATION, Status.CHECK_IN):
-            waiting = tournament.entrants.filter(status=Entrant.Status.WAITLISTED)
-            promoted = waiting.order_by("registered_at", "pk").first()
+            promoted = waiting_list(tournament).first()
             if promoted is not None:
                 promoted.status = Entrant.Status.REGISTERED
                 promoted.save(update_fields=["status"])
                 audit(tournament, None, "entrant.promoted", entrant=promoted.pk)
+
+
+def waiting_list(tournament: Tournament) -> Any:
+    """The waitlist in the order its places are given: first registered, first promoted."""
+    waiting = tournament.entrants.filter(status=Entrant.Status.WAITLISTED)
+    return waiting.order_by("registered_at", "pk")
 
 
 def check_in_open(*, tournament: Tournament, by: Any) -> None:
