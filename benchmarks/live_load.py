@@ -554,7 +554,8 @@ async def keep_game_running(run: Run, slot: int) -> None:
 
 async def play_game(run: Run, organiser: httpx.AsyncClient, stalled_seat: int | None) -> None:
     time_control = run.stall_time_control if stalled_seat is not None else {}
-    game = (await create_game(run, organiser, time_control))["game"]
+    created = await create_game(run, organiser, time_control)
+    game, claim_body = created["game"], {"credential": "token", "invite": created["invite"]}
     bots = [
         Bot(run, new_client(run.url, cookies=False), game, number, "", stalled_seat)
         for number in range(run.seats)
@@ -563,7 +564,7 @@ async def play_game(run: Run, organiser: httpx.AsyncClient, stalled_seat: int | 
     try:
         for bot in bots:
             url = f"/api/games/{game}/seats/{bot.seat}/claim"
-            claim = await send(bot.client, run.stats, "POST", url, json={"credential": "token"})
+            claim = await send(bot.client, run.stats, "POST", url, json=claim_body)
             if claim.status_code != 201:
                 raise RuntimeError(f"claiming a seat failed ({claim.status_code}): {claim.text}")
             bot.token = claim.json()["token"]

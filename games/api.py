@@ -4,20 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import services, store
+from games import invites, services, store
 from games.access import seat_for, seat_key
 from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
 from games.verification import verify_game
 from hosting.errors import Conflict, Forbidden, NotFound
-from hosting.identity import guest_for
+from hosting.identity import guest_for, remember_guest
 from hosting.roles import is_organiser
 
 
@@ -26,6 +28,13 @@ class SeatInput(serializers.Serializer):
     bot = serializers.CharField(required=False, default="", allow_blank=True, max_length=40)
     role = serializers.CharField(required=False, default="", allow_blank=True, max_length=20)
     name = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
+    # The account the seat is reserved for: nobody else may take it.
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.filter(is_active=True),
+        required=False,
+        default=None,
+    )
 
 
 class GameCreateInput(serializers.Serializer):
@@ -68,6 +77,14 @@ def _keeps_session(data: Any) -> bool:
     return credential == "session"
 
 
+def _invite(data: Any) -> str | None:
+    """A claim's ``{"invite": "<secret>"}``, the game's invite (see games.invites)."""
+    invite = data.get("invite") if isinstance(data, dict) else None
+    if invite is not None and not isinstance(invite, str):
+        raise serializers.ValidationError({"invite": ["The invite is a string."]})
+    return invite
+
+
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -104,7 +121,9 @@ class GameCreateView(APIView):
             raise Forbidden("only organisers can create games")
         data = _valid(GameCreateInput, request.data)
         specs = [
-            services.SeatSpec(kind=s["kind"], bot=s["bot"], role=s["role"], display_name=s["name"])
+            services.SeatSpec(
+                kind=s["kind"], bot=s["bot"], role=s["role"], display_name=s["name"], user=s["user"]
+            )
             for s in data["seats"]
         ]
         game = services.game_create(
@@ -115,23 +134,38 @@ class GameCreateView(APIView):
             created_by=request.user,
             grace_seconds=data["grace_seconds"],
         )
-        return Response(game_payload(game, None, services.now()), status=201)
+        body = {**game_payload(game, None, services.now()), **invites.invite_fields(request, game)}
+        return Response(body, status=201)
 
 
 class GameDetailView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _fresh_game(game_id)
         seat, _ = seat_for(request, game)
-        return Response(game_payload(game, seat, services.now()))
+        body = game_payload(game, seat, services.now())
+        if request.user.is_authenticated and request.user.pk == game.created_by_id:
+            body.update(invites.invite_fields(request, game))  # the creator may share it again
+        return Response(body)
 
 
 class SeatClaimView(APIView):
     def post(self, request: Request, game_id: int, number: int) -> Response:
         user = request.user if request.user.is_authenticated else None
-        guest = None if user else guest_for(request, keep=_keeps_session(request.data))
+        keep = _keeps_session(request.data)
+        # A guest's identity goes into the session only once the claim succeeds: a refused
+        # claim leaves no session row behind.
+        guest = None if user else guest_for(request, keep=False)
         if user:
             SessionAuthentication().enforce_csrf(request)
-        claim = services.seat_claim(game_id=game_id, number=number, user=user, guest=guest)
+        invite = _invite(request.data)
+        claim = services.seat_claim(
+            game_id=game_id, number=number, user=user, guest=guest, invite=invite
+        )
+        if keep:
+            if guest is not None:
+                remember_guest(request, guest)
+            # The browser's next moves are session writes: they need the CSRF cookie.
+            get_token(request)
         body = {
             "seat": claim.seat.number,
             "token": claim.token,

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from games.urls import api_urls, live_urls
 from hosting import accounts, api, health, pages
@@ -8,6 +9,12 @@ from tournaments.page_urls import live_urls as tournament_live_urls
 
 urlpatterns = [
     path("", pages.home, name="home"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path(
+        "jsi18n/",
+        JavaScriptCatalog.as_view(packages=["hosting", "games", "tournaments"]),
+        name="javascript-catalog",
+    ),
     path("healthz", health.healthz, name="healthz"),
     path("api/ping", api.PingView.as_view(), name="api-ping"),
     path("accounts/signup/", accounts.SignUpView.as_view(), name="signup"),

@@ -1,0 +1,32 @@
+"""An axe-core scan of a page in the browser (axe-core vendored under tests/e2e/vendor/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+BLOCKING = {"serious", "critical"}
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's WCAG 2 A/AA rules on the page as it is now: each serious or critical
+    violation as "rule: target, target (help)"."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        """async () => {
+          const result = await axe.run(document, {
+            runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+            resultTypes: ["violations"],
+          });
+          return result.violations.map((v) => ({
+            id: v.id, impact: v.impact, help: v.help,
+            targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+          }));
+        }"""
+    )
+    return [
+        f"{v['id']}: {', '.join(v['targets'])} ({v['help']})"
+        for v in violations
+        if v["impact"] in BLOCKING
+    ]

@@ -1,0 +1,201 @@
+"""Browser tests: Debian's Chromium driven by Playwright against the live service.
+
+The service runs as in production, on the test database: the ASGI app under uvicorn
+(``asgi_server``), a real Celery worker on Redis and a beat that sends the overdue-clock sweep
+every second. Without Chromium, PostgreSQL or Redis the tests are skipped, unless
+``REQUIRE_SERVICES=1`` (CI), where they fail with the reason.
+
+Fixtures for every browser test (the tournament pages' too):
+- ``live_url``: the base URL of the running service (worker and beat included).
+- ``browser``: one Chromium for the whole run.
+- ``new_context(locale="en", **options)``: a fresh browser context (its own cookies, so its
+  own guest or user), closed after the test. Each records every Server-Sent Event message its
+  pages receive in ``window.__sse`` (see ``sse_messages``).
+- ``sign_in(context, live_url, user)``: the context's session cookie for a Django user.
+- ``screenshot(page, name)``: ``var/screenshots/<name>-390x844.png`` and ``-1280x900.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "var" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+E2E_DIR = Path(__file__).resolve().parent
+
+# Wraps EventSource so a test can read every message a page received (test-only).
+RECORD_SSE = """
+(() => {
+  const Native = window.EventSource;
+  if (!Native || Native.__recorded) return;
+  window.__sse = [];
+  class Recorded extends Native {
+    constructor(url, options) {
+      super(url, options);
+      this.addEventListener("state", (event) => window.__sse.push(event.data));
+    }
+  }
+  Recorded.__recorded = true;
+  window.EventSource = Recorded;
+})();
+"""
+
+
+def _missing() -> str | None:
+    if not (Path(CHROMIUM).exists() and os.access(CHROMIUM, os.X_OK)):
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed"
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        return "browser tests need PostgreSQL (DATABASE_URL)"
+    if not os.environ.get("REDIS_URL"):
+        return "browser tests need Redis (REDIS_URL)"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    problem = _missing()
+    if problem is None or REQUIRED:  # CI: the ``browser`` fixture fails, saying why
+        return
+    skip = pytest.mark.skip(reason=problem)
+    for item in items:
+        if E2E_DIR in Path(str(item.fspath)).parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _sync_playwright_with_django(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playwright's sync API keeps an event loop in the test's thread; Django's ORM refuses to
+    run there unless told that the loop never runs Django code at the same time (it does not:
+    the test thread calls one or the other)."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def _playwright() -> Iterator[object]:
+    problem = _missing()
+    if problem:
+        pytest.fail(f"REQUIRE_SERVICES=1 but {problem}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(_playwright) -> Iterator[object]:
+    chromium = _playwright.chromium.launch(
+        executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True
+    )
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def live_url(asgi_server: str, redis_url: str, celery_queue: str, postgres_only) -> Iterator[str]:
+    """The service with its timers as deployed: a Celery worker and a one-second beat."""
+    from games.tasks import sweep_overdue
+    from tests.games.hosting_helpers import celery_worker
+
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(1.0):
+            sweep_overdue.delay()
+
+    with celery_worker(celery_queue):
+        ticker = threading.Thread(target=beat, name="test-beat", daemon=True)
+        ticker.start()
+        yield asgi_server
+        stop.set()
+        ticker.join(5)
+
+
+@pytest.fixture
+def new_context(browser) -> Iterator[Callable[..., object]]:
+    contexts = []
+
+    def make(locale: str = "en", **options: object) -> object:
+        options.setdefault("viewport", DESKTOP)
+        context = browser.new_context(locale=locale, **options)
+        context.set_default_timeout(10_000)
+        context.add_init_script(RECORD_SSE)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def sign_in() -> Callable[[object, str, object], None]:
+    """Give a browser context a signed-in session for ``user`` (no login form round trip)."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    def sign(context, base_url: str, user) -> None:
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.save()
+        cookie = {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key}
+        context.add_cookies([{**cookie, "url": base_url}])
+
+    return sign
+
+
+def sse_messages(page) -> list[str]:
+    """Every SSE ``state`` message the page has received so far (the raw data texts)."""
+    return page.evaluate("window.__sse || []")
+
+
+def save_screenshots(page, name: str) -> list[Path]:
+    """The page at phone and desktop width (full page), then back to its own viewport."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    original = page.viewport_size
+    paths = []
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)  # layout settles
+        path = SCREENSHOTS / f"{name}-{size['width']}x{size['height']}.png"
+        page.screenshot(path=str(path), full_page=True)
+        paths.append(path)
+    if original:
+        page.set_viewport_size(original)
+    return paths
+
+
+@pytest.fixture
+def screenshot() -> Callable[[object, str], list[Path]]:
+    return save_screenshots
+
+
+def no_horizontal_scroll(page) -> bool:
+    """At the page's current width, nothing sticks out sideways."""
+    return page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
