@@ -71,6 +71,8 @@ def check_runs(tournament: Tournament, user: Any) -> None:
 
 
 TOURNAMENT_FORMATS = (*adapters.BRACKET_FORMATS, "swiss", "genius")
+# Addresses of pages beside the tournaments' own (/tournaments/new/).
+RESERVED_SLUGS = frozenset({"new"})
 
 
 def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
@@ -81,6 +83,8 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
         raise TournamentUserError(
             f"unknown game {fields.get('game')!r}; games: {', '.join(engines.known_keys())}"
         )
+    if fields.get("slug") in RESERVED_SLUGS:
+        raise TournamentUserError(f"the address {fields['slug']!r} is reserved; choose another")
     if fields.get("format") not in TOURNAMENT_FORMATS:
         raise TournamentUserError(f"the format is one of: {', '.join(TOURNAMENT_FORMATS)}")
     for key in fields.get("tiebreaks", []):

@@ -8,6 +8,7 @@ the same refusals, shown in the page instead of JSON.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django import forms
@@ -17,14 +18,16 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engines
 from hosting.errors import NotFound, UserError
-from tournaments import adapters, api, bracket_layout, services, tables
-from tournaments.models import Entrant, SealedSubmission, Tournament
+from tournaments import adapters, api, bracket_layout, seasons, services, tables
+from tournaments.formats import genius
+from tournaments.models import Entrant, Episode, SealedSubmission, Tournament
 from tournaments.templatetags.tournament_pages import FORMATS, TOURNAMENT_STATUS
 
 PAGE_SIZE = 50
@@ -197,15 +200,70 @@ def my_entry(tournament: Tournament, user: Any, detail: dict[str, Any]) -> dict[
     return context
 
 
+def receipt(submission: SealedSubmission) -> str:
+    """The SHA-256 of a sealed answer as stored (season, episode, entrant, time, text): the
+    player keeps it, and after the reveal anyone can check the answer shown is the one sent."""
+    episode = submission.episode
+    record = "\n".join(
+        [
+            episode.tournament.slug,
+            str(episode.number),
+            str(submission.entrant_id),
+            submission.submitted_at.isoformat(),
+            submission.text,
+        ]
+    )
+    return hashlib.sha256(record.encode()).hexdigest()
+
+
+def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]:
+    """What the player may do in the current episode: send a sealed answer, name the EC,
+    give a ToL, pick a DMO among the eligible (the rules' own list), transfer garnets."""
+    episode = tournament.episodes.order_by("-number").first()
+    if entrant is None or episode is None or entrant.status not in adapters.ACTIVE:
+        return {}
+    season = seasons.season_for(tournament, episode)
+    names = dict(tournament.entrants.values_list("pk", "display_name"))
+    context: dict[str, Any] = {"episode": episode, "still_in": entrant.pk in season.players}
+    mine = episode.submissions.filter(entrant=entrant).select_related("episode__tournament")
+    submission = mine.first()
+    if submission is not None:
+        context["submission"] = submission
+        context["receipt"] = receipt(submission)
+    context["can_submit"] = (
+        context["still_in"]
+        and episode.status == Episode.Status.MAIN_MATCH
+        and episode.mm_deadline is not None
+        and episode.mm_deadline > timezone.now()
+    )
+    if episode.status == Episode.Status.CANDIDATES and entrant.pk in episode.winners:
+        context["candidates"] = [(pk, names[pk]) for pk in episode.losers]
+    if episode.status == Episode.Status.TOKENS and episode.tokens_to_give.get(str(entrant.pk)):
+        context["receivers"] = [
+            (pk, names[pk]) for pk in season.players if pk != entrant.pk and pk not in episode.ecs
+        ]
+    picking = episode.status == Episode.Status.OPPONENTS and entrant.pk in episode.ecs
+    if picking and str(entrant.pk) not in episode.dmos:
+        eligible = genius.eligible_opponents(season, seasons.episode_for(episode))
+        context["eligible"] = [(pk, names[pk]) for pk in eligible]
+    others = [(pk, names[pk]) for pk in season.players if pk != entrant.pk]
+    context["transfer_to"] = others if context["still_in"] else []
+    return context
+
+
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = visible_tournament(slug, request.user)
     drawn = board(tournament)
+    drawn_entry = my_entry(tournament, request.user, drawn["detail"])
     context = {
         "tournament": tournament,
         "board": drawn,
-        "me": my_entry(tournament, request.user, drawn["detail"]),
+        "me": drawn_entry,
         "runs": api._runs(tournament, request.user),
+        "my_season": (
+            my_season(tournament, drawn_entry.get("entrant")) if drawn["kind"] == "season" else {}
+        ),
         "embed_url": request.build_absolute_uri(reverse("tournament-embed", args=[slug])),
     }
     return render(request, "tournaments/detail.html", context)
@@ -260,13 +318,15 @@ class RegisterForm(forms.Form):
 
 @require_POST
 def register(request: HttpRequest, slug: str) -> HttpResponse:
+    """Register; when the tournament is full the service puts the entry on the waitlist and
+    the page shows its place there."""
     form = RegisterForm(request.POST)
     name = form.cleaned_data["display_name"] if form.is_valid() else ""
     return _acted(
         request,
         slug,
         lambda t: services.entrant_register(tournament=t, user=request.user, display_name=name),
-        _("You are registered."),
+        _("Your registration is recorded."),
     )
 
 
@@ -288,3 +348,104 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
         lambda t: services.entrant_check_in(entrant=_mine(t, request.user), by=request.user),
         _("You are checked in."),
     )
+
+
+# -- a player's part in a Genius season -------------------------------------------------------
+
+
+def _episode(tournament: Tournament, number: int) -> Episode:
+    try:
+        return api._episode(tournament, number)
+    except NotFound:
+        raise Http404 from None
+
+
+class SealedForm(forms.Form):
+    text = forms.CharField(max_length=2000, strip=False)
+
+
+@require_POST
+def sealed_submit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    form = SealedForm(request.POST)
+    text = form.cleaned_data["text"] if form.is_valid() else ""
+
+    def send(tournament: Tournament) -> None:
+        seasons.sealed_submit(
+            episode=_episode(tournament, number),
+            entrant=_mine(tournament, request.user),
+            by=request.user,
+            text=text,
+        )
+
+    return _acted(request, slug, send, _("Your sealed answer is saved."))
+
+
+def _picked(request: HttpRequest, key: str) -> int:
+    try:
+        return int(request.POST.get(key, ""))
+    except ValueError:
+        raise UserError(str(_("Choose a player from the list."))) from None
+
+
+@require_POST
+def candidates(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def name(tournament: Tournament) -> None:
+        seasons.candidates_choose(
+            episode=_episode(tournament, number),
+            by=request.user,
+            chosen=[_picked(request, "chosen")],
+        )
+
+    return _acted(request, slug, name, _("The elimination candidate is named."))
+
+
+@require_POST
+def token(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def give(tournament: Tournament) -> None:
+        seasons.token_give(
+            episode=_episode(tournament, number),
+            by=request.user,
+            giver=_mine(tournament, request.user).pk,
+            receiver=_picked(request, "receiver"),
+        )
+
+    return _acted(request, slug, give, _("Your Token of Life is given."))
+
+
+@require_POST
+def opponent(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def pick(tournament: Tournament) -> None:
+        seasons.opponent_choose(
+            episode=_episode(tournament, number),
+            by=request.user,
+            ec=_mine(tournament, request.user).pk,
+            dmo=_picked(request, "dmo"),
+        )
+
+    return _acted(request, slug, pick, _("Your Death Match opponent is picked."))
+
+
+class TransferForm(forms.Form):
+    to = forms.IntegerField(min_value=1, max_value=api.MAX_ID)
+    amount = forms.IntegerField(min_value=1, max_value=api.MAX_INT)
+    reason = forms.CharField(max_length=200)
+
+
+@require_POST
+def transfer(request: HttpRequest, slug: str) -> HttpResponse:
+    form = TransferForm(request.POST)
+
+    def pay(tournament: Tournament) -> None:
+        if not form.is_valid():
+            raise UserError(str(_("A transfer names who receives it, an amount and a reason.")))
+        seasons.ledger_record(
+            tournament=tournament,
+            by=request.user,
+            kind="transfer",
+            entrant=_mine(tournament, request.user).pk,
+            amount=form.cleaned_data["amount"],
+            reason=form.cleaned_data["reason"],
+            to=api._entrant(tournament, form.cleaned_data["to"]).pk,
+        )
+
+    return _acted(request, slug, pay, _("The garnets are transferred."))

@@ -301,3 +301,66 @@ def test_a_bracket_page_costs_the_same_few_queries_at_any_size(
         page(client, f"/tournaments/{tournament.slug}/")
     with django_assert_max_num_queries(12):
         page(Client(), f"/tournaments/{tournament.slug}/board")
+
+
+def test_players_send_sealed_answers_name_the_ec_give_a_tol_and_pick_a_dmo():
+    tournament, cast = open_tournament("genius", 6, format_options=RULES)
+    host = tournament.organiser
+    episode = seasons.season_start(tournament=tournament, by=host)
+    seasons.sealed_open(
+        episode=episode, by=host, prompt="Pick a number", deadline=timezone.now() + timedelta(1)
+    )
+    url = f"/tournaments/{tournament.slug}/"
+    players = []
+    for entrant in cast:
+        browser = Client()
+        browser.force_login(entrant.user)
+        players.append(browser)
+    html = page(players[0], url)
+    assert "Pick a number" in html and "Send my answer" in html
+    players[0].post(f"{url}episodes/1/submit", {"text": "7"})
+    html = page(players[0], url)
+    submission = episode.submissions.get()
+    from tournaments.views import receipt
+
+    assert receipt(submission) in html and "Replace my answer" in html
+    assert receipt(submission) not in page(players[1], url)  # a receipt is its owner's
+    seasons.main_match_record(
+        episode=episode, by=host, winners=[cast[0].pk], losers=[e.pk for e in cast[1:]]
+    )
+    assert "name the elimination candidate" in page(players[0], url)
+    players[0].post(f"{url}episodes/1/candidates", {"chosen": str(cast[5].pk)})
+    players[0].post(f"{url}episodes/1/token", {"receiver": str(cast[1].pk)})
+    html = page(players[5], url)
+    dmo_form = section(html, 'class="inline dmo-form"', end="</form>")
+    assert cast[1].display_name + "<" not in dmo_form  # holds a ToL: not offered
+    assert f'value="{cast[2].pk}"' in dmo_form
+    answer = players[5].post(f"{url}episodes/1/opponent", {"dmo": str(cast[1].pk)}, follow=True)
+    assert "holds a Token of Life" in answer.content.decode()
+    players[5].post(f"{url}episodes/1/opponent", {"dmo": str(cast[2].pk)})
+    episode.refresh_from_db()
+    assert episode.status == "death_match" and episode.dmos == {str(cast[5].pk): cast[2].pk}
+    # Someone else's step is refused with the rule's words, and changes nothing.
+    refused = players[3].post(f"{url}episodes/1/token", {"receiver": "1"}, follow=True)
+    assert "no Token of Life is waiting" in refused.content.decode()
+
+
+def test_a_player_transfers_garnets_within_the_rules():
+    tournament, cast = open_tournament("genius", 4, format_options=RULES)
+    seasons.season_start(tournament=tournament, by=tournament.organiser)
+    seasons.ledger_record(
+        tournament=tournament,
+        by=tournament.organiser,
+        kind="award",
+        entrant=cast[0].pk,
+        amount=5,
+        reason="prize",
+    )
+    client = Client()
+    client.force_login(cast[0].user)
+    url = f"/tournaments/{tournament.slug}/garnets"
+    client.post(url, {"to": str(cast[1].pk), "amount": "2", "reason": "a deal"})
+    assert seasons.balances(tournament) == {cast[0].pk: 3, cast[1].pk: 2}
+    too_much = client.post(url, {"to": str(cast[1].pk), "amount": "9", "reason": "x"}, follow=True)
+    assert "garnets, not the 9 needed" in too_much.content.decode()
+    assert seasons.balances(tournament) == {cast[0].pk: 3, cast[1].pk: 2}

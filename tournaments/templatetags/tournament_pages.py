@@ -10,7 +10,6 @@ from typing import Any
 
 from django import template
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games import engines
 
@@ -202,11 +201,6 @@ def slot_label(match: dict[str, Any], index: int) -> Any:
     if outcome == "loser":
         return _("Loser of %(match)s") % {"match": code}
     return _("Winner of %(match)s") % {"match": code}
-
-
-@register.simple_tag
-def games_count(count: int) -> str:
-    return ngettext("%(count)d game", "%(count)d games", count) % {"count": count}
 
 
 @register.filter
