@@ -6,6 +6,7 @@ from django.views.i18n import JavaScriptCatalog
 from games.urls import api_urls, live_urls
 from hosting import accounts, api, errors, health, pages
 from hosting.throttles import limit_posts, posted_username
+from tournaments.page_urls import live_urls as tournament_live_urls
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -28,6 +29,8 @@ urlpatterns = [
     path("api/games/", include(api_urls)),
     path("live/games/", include(live_urls)),
     path("api/tournaments/", include("tournaments.urls")),
+    path("tournaments/", include("tournaments.page_urls")),
+    path("live/tournaments/", include(tournament_live_urls)),
     # Keep last: whatever no endpoint above matched under the JSON prefixes is a JSON 404.
     re_path(r"^(?:api|live)/", errors.unknown_endpoint),
 ]

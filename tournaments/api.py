@@ -262,6 +262,8 @@ def _match_payload(match: Match, round_: Round, names: dict[int, str]) -> dict[s
         "code": match.code,
         "bracket": round_.bracket,
         "round": round_.number,
+        # Seeds, or "W1.2:winner"-style references: who will fill a side not known yet.
+        "slots": match.slots,
         "home": _side(match.home_id, names),
         "away": _side(match.away_id, names),
         "best_of": match.best_of,

@@ -71,6 +71,8 @@ def check_runs(tournament: Tournament, user: Any) -> None:
 
 
 TOURNAMENT_FORMATS = (*adapters.BRACKET_FORMATS, "swiss", "genius")
+# Addresses of pages beside the tournaments' own (/tournaments/new/).
+RESERVED_SLUGS = frozenset({"new"})
 
 
 def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
@@ -81,6 +83,8 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
         raise TournamentUserError(
             f"unknown game {fields.get('game')!r}; games: {', '.join(engines.known_keys())}"
         )
+    if fields.get("slug") in RESERVED_SLUGS:
+        raise TournamentUserError(f"the address {fields['slug']!r} is reserved; choose another")
     if fields.get("format") not in TOURNAMENT_FORMATS:
         raise TournamentUserError(f"the format is one of: {', '.join(TOURNAMENT_FORMATS)}")
     try:
@@ -198,12 +202,17 @@ def entrant_withdraw(*, entrant: Entrant, by: Any) -> None:
         entrant.save(update_fields=["status"])
         audit(tournament, by, "entrant.withdrawn", entrant=entrant.pk)
         if held_place and tournament.status in (Status.REGISTRATION, Status.CHECK_IN):
-            waiting = tournament.entrants.filter(status=Entrant.Status.WAITLISTED)
-            promoted = waiting.order_by("registered_at", "pk").first()
+            promoted = waiting_list(tournament).first()
             if promoted is not None:
                 promoted.status = Entrant.Status.REGISTERED
                 promoted.save(update_fields=["status"])
                 audit(tournament, None, "entrant.promoted", entrant=promoted.pk)
+
+
+def waiting_list(tournament: Tournament) -> Any:
+    """The waitlist in the order its places are given: first registered, first promoted."""
+    waiting = tournament.entrants.filter(status=Entrant.Status.WAITLISTED)
+    return waiting.order_by("registered_at", "pk")
 
 
 def check_in_open(*, tournament: Tournament, by: Any) -> None:

@@ -4,8 +4,8 @@ from hosting import converters  # noqa: F401  (registers number and code)
 from tournaments import api
 
 urlpatterns = [
-    path("", api.TournamentListView.as_view(), name="tournament-list"),
-    path("<slug:slug>/", api.TournamentDetailView.as_view(), name="tournament-detail"),
+    path("", api.TournamentListView.as_view(), name="api-tournament-list"),
+    path("<slug:slug>/", api.TournamentDetailView.as_view(), name="api-tournament-detail"),
     path(
         "<slug:slug>/registration/open",
         api.RegistrationOpenView.as_view(),
