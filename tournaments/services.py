@@ -779,7 +779,8 @@ def standings_table(*, tournament: Tournament, regulations: str | None = None) -
 
 
 def _named(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seeds = adapters.seeded_entrants_for(tournament)
+    # Every seed keeps its name, that of an entrant who withdrew after the start included.
+    seeds = {e.seed: e for e in tournament.entrants.filter(seed__isnull=False)}
     for row in rows:
         entrant = seeds.get(row["id"])
         row["entrant"] = entrant.pk if entrant else None

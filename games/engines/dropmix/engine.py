@@ -49,8 +49,14 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "spin_retract_seconds": 2,
     "decks": None,
     "catalogue": None,
+    # The rules' two open rulings (rules/dropmix_clash.md, [default]): the lowest a score can
+    # fall (None: no floor), and whether clearing a slot discards its whole stack or only
+    # the top card, uncovering the one beneath.
+    "score_floor": 0,
+    "clear_mode": "stack",
 }
 WHEEL_LABELS = ("1", "2", "3", "X")
+CLEAR_MODES = ("stack", "top")
 
 
 class DropMixClash:
@@ -99,6 +105,8 @@ class DropMixClash:
             "wheel": [list(WHEEL_LABELS), [config["wheel"][k] for k in WHEEL_LABELS]],
             "retract_seconds": config["retract_seconds"],
             "spin_seconds": config["spin_retract_seconds"],
+            "score_floor": config["score_floor"],
+            "clear_mode": config["clear_mode"],
             "accepts": board.slot_accepts(config["middle_slot_colour"]),
             "stacks": [[] for _ in range(board.SLOT_COUNT)],
             "hands": [[] for _ in range(seats)],
@@ -327,6 +335,11 @@ def _config_problems(config: dict[str, Any]) -> list[str]:
             problems.append(f"{key} must be a positive number of seconds")
     if config["catalogue"] is not None and not isinstance(config["catalogue"], dict):
         problems.append("catalogue must be a catalogue object")
+    floor = config["score_floor"]
+    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int) or floor > 0):
+        problems.append("score_floor must be a whole number of 0 or less, or null for no floor")
+    if config["clear_mode"] not in CLEAR_MODES:
+        problems.append(f"clear_mode must be one of {', '.join(CLEAR_MODES)}")
     return problems
 
 
