@@ -626,7 +626,7 @@ def match_report_result(
                 'a forced correction names the matches it resets: send it with "dry_run": true '
                 'first, then again with the "resets" it lists'
             )
-        if plan is not None and resets is not None and list(resets) != list(plan.resets):
+        if plan is not None and resets is not None and sorted(resets) != sorted(plan.resets):
             raise Conflict(
                 f"the correction would now reset {_listed(plan.resets)}, not "
                 f"{_listed(resets)}; run the dry run again"
