@@ -21,6 +21,7 @@ from hosting.identity import guest_for
 from hosting.roles import is_organiser
 
 MAX_GRACE_SECONDS = 7 * 24 * 3600  # a week: any longer is an abandoned seat
+MAX_ACTION_BYTES = 16 * 1024  # the largest legal action is a few hundred bytes
 
 
 class SeatInput(serializers.Serializer):
@@ -157,6 +158,8 @@ class GameStartView(APIView):
 
 
 class GameActionView(APIView):
+    max_body_bytes = MAX_ACTION_BYTES  # hosting.parsers: a larger body is a 413
+
     def post(self, request: Request, game_id: int) -> HttpResponse:
         # The seat is found among those the move locks: no query of its own.
         key = seat_key(request)
