@@ -23,6 +23,7 @@ from games.engines.base import (
     Rng,
     State,
     Window,
+    refuse_unknown_fields,
 )
 from games.engines.dropmix import board, bots, cards, turns, views
 from games.engines.dropmix.catalogue import (
@@ -175,6 +176,9 @@ class DropMixClash:
         if not isinstance(action, dict):
             raise IllegalAction("an action must be an object with a type")
         kind = action.get("type")
+        if not isinstance(kind, str) or kind not in FIELDS:
+            raise IllegalAction(f"unknown action {kind!r}")
+        refuse_unknown_fields(action, *FIELDS[kind])
         if kind in (WINDOW_CLOSED, TIMEOUT):
             if seat is not None:
                 raise IllegalAction(f"{kind} comes from the host, not from a player")
@@ -184,10 +188,7 @@ class DropMixClash:
             raise IllegalAction("a player action needs a player's seat")
         if state["winner"] is not None:
             raise IllegalAction("the game is over")
-        check = _PLAYER_CHECKS.get(kind)
-        if check is None:
-            raise IllegalAction(f"unknown action {kind!r}")
-        reason = check(state, seat, action)
+        reason = _PLAYER_CHECKS[kind](state, seat, action)
         if reason:
             raise IllegalAction(reason)
 
@@ -303,6 +304,17 @@ def _check_choose(state: State, seat: int, action: Action) -> str | None:
         return "that card is not in your deck"
     return None
 
+
+FIELDS: dict[str, tuple[str, ...]] = {
+    "drop": ("card", "slot", "colour"),
+    "spin": (),
+    "pass": (),
+    "retract": (),
+    "choose": ("card",),
+    WINDOW_CLOSED: ("name",),
+    TIMEOUT: ("seats",),
+}
+"""The fields of each action besides its ``type``; any other is refused."""
 
 _PLAYER_CHECKS = {
     "drop": _check_drop,
