@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, live
+from games import api, live, views
 
 api_urls = [
     path("", api.GameCreateView.as_view(), name="game-create"),
@@ -17,4 +17,11 @@ api_urls = [
 
 live_urls = [
     path("<int:game_id>/", live.game_stream, name="game-live"),
+]
+
+page_urls = [
+    path("", views.game_list, name="game-list"),
+    path("<int:game_id>/", views.game_page, name="game-page"),
+    path("<int:game_id>/replay", views.game_replay, name="game-replay"),
+    path("<int:game_id>/verify", views.game_verify, name="game-verify-page"),
 ]

@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
-from games.urls import api_urls, live_urls
+from games.urls import api_urls, live_urls, page_urls
 from hosting import accounts, api, health, pages
 
 urlpatterns = [
@@ -22,5 +22,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/games/", include(api_urls)),
     path("live/games/", include(live_urls)),
+    path("games/", include(page_urls)),
     path("api/tournaments/", include("tournaments.urls")),
 ]
