@@ -4,21 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import services, store
+from games import invites, services, store
 from games.access import seat_for, seat_key
 from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
 from games.verification import verify_game
 from hosting.errors import Conflict, Forbidden, NotFound
-from hosting.identity import guest_for
+from hosting.identity import guest_for, remember_guest
 from hosting.roles import is_organiser
+from hosting.throttles import CreateLimit, Limit
+
+MAX_GRACE_SECONDS = 7 * 24 * 3600  # a week: any longer is an abandoned seat
 
 
 class SeatInput(serializers.Serializer):
@@ -26,6 +31,13 @@ class SeatInput(serializers.Serializer):
     bot = serializers.CharField(required=False, default="", allow_blank=True, max_length=40)
     role = serializers.CharField(required=False, default="", allow_blank=True, max_length=20)
     name = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
+    # The account the seat is reserved for: nobody else may take it.
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.filter(is_active=True),
+        required=False,
+        default=None,
+    )
 
 
 class GameCreateInput(serializers.Serializer):
@@ -33,7 +45,21 @@ class GameCreateInput(serializers.Serializer):
     config = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
     seats = SeatInput(many=True)
-    grace_seconds = serializers.IntegerField(required=False, default=90, min_value=0)
+    grace_seconds = serializers.IntegerField(
+        required=False, default=90, min_value=0, max_value=MAX_GRACE_SECONDS
+    )
+
+
+class ClaimLimit(Limit):
+    scope = "claim"
+
+    def account(self, request: Request) -> str | None:
+        key = seat_key(request)  # the user, or the guest this browser already is
+        return None if key is None else f"{key.column}:{key.value}"
+
+
+class ActionLimit(ClaimLimit):
+    scope = "action"  # the account is the seat's credential: token, user or guest
 
 
 def _action_input(data: Any) -> tuple[Any, str | None, int | None]:
@@ -68,6 +94,14 @@ def _keeps_session(data: Any) -> bool:
     return credential == "session"
 
 
+def _invite(data: Any) -> str | None:
+    """A claim's ``{"invite": "<secret>"}``, the game's invite (see games.invites)."""
+    invite = data.get("invite") if isinstance(data, dict) else None
+    if invite is not None and not isinstance(invite, str):
+        raise serializers.ValidationError({"invite": ["The invite is a string."]})
+    return invite
+
+
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -99,12 +133,16 @@ def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:
 
 
 class GameCreateView(APIView):
+    throttle_classes = [CreateLimit]
+
     def post(self, request: Request) -> Response:
         if not is_organiser(request.user):
             raise Forbidden("only organisers can create games")
         data = _valid(GameCreateInput, request.data)
         specs = [
-            services.SeatSpec(kind=s["kind"], bot=s["bot"], role=s["role"], display_name=s["name"])
+            services.SeatSpec(
+                kind=s["kind"], bot=s["bot"], role=s["role"], display_name=s["name"], user=s["user"]
+            )
             for s in data["seats"]
         ]
         game = services.game_create(
@@ -115,23 +153,40 @@ class GameCreateView(APIView):
             created_by=request.user,
             grace_seconds=data["grace_seconds"],
         )
-        return Response(game_payload(game, None, services.now()), status=201)
+        body = {**game_payload(game, None, services.now()), **invites.invite_fields(request, game)}
+        return Response(body, status=201)
 
 
 class GameDetailView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _fresh_game(game_id)
         seat, _ = seat_for(request, game)
-        return Response(game_payload(game, seat, services.now()))
+        body = game_payload(game, seat, services.now())
+        if request.user.is_authenticated and request.user.pk == game.created_by_id:
+            body.update(invites.invite_fields(request, game))  # the creator may share it again
+        return Response(body)
 
 
 class SeatClaimView(APIView):
+    throttle_classes = [ClaimLimit]
+
     def post(self, request: Request, game_id: int, number: int) -> Response:
         user = request.user if request.user.is_authenticated else None
-        guest = None if user else guest_for(request, keep=_keeps_session(request.data))
+        keep = _keeps_session(request.data)
+        # A guest's identity goes into the session only once the claim succeeds: a refused
+        # claim leaves no session row behind.
+        guest = None if user else guest_for(request, keep=False)
         if user:
             SessionAuthentication().enforce_csrf(request)
-        claim = services.seat_claim(game_id=game_id, number=number, user=user, guest=guest)
+        invite = _invite(request.data)
+        claim = services.seat_claim(
+            game_id=game_id, number=number, user=user, guest=guest, invite=invite
+        )
+        if keep:
+            if guest is not None:
+                remember_guest(request, guest)
+            # The browser's next moves are session writes: they need the CSRF cookie.
+            get_token(request)
         body = {
             "seat": claim.seat.number,
             "token": claim.token,
@@ -153,6 +208,8 @@ class GameStartView(APIView):
 
 
 class GameActionView(APIView):
+    throttle_classes = [ActionLimit]
+
     def post(self, request: Request, game_id: int) -> HttpResponse:
         # The seat is found among those the move locks: no query of its own.
         key = seat_key(request)

@@ -31,6 +31,8 @@ class GameSession(models.Model):
     next_deadline = models.DateTimeField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     grace_seconds = models.PositiveIntegerField(default=90)
+    # With the game's id and SECRET_KEY it makes the invite (games.invites); not the invite.
+    invite_nonce = models.CharField(max_length=32, blank=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

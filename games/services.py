@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import clocks, engines, store, timers
+from games import clocks, engines, invites, store, timers
 from games.access import SeatKey
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import (
@@ -48,6 +48,7 @@ class SeatSpec:
     bot: str = ""
     role: str = ""
     display_name: str = ""
+    user: Any = None  # the account the seat is reserved for: only they may hold it
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,11 @@ def game_create(
             raise UserError(f"a seat is one of: {', '.join(Seat.Kind.values)}")
         if spec.kind != Seat.Kind.HUMAN and (spec.bot or default_bot(engine)) not in engine.bots:
             raise UserError(f"no computer player {spec.bot!r}; choose from {sorted(engine.bots)}")
+        if spec.kind != Seat.Kind.HUMAN and spec.user is not None:
+            raise UserError("a computer seat cannot be reserved for a player")
+    reserved = [spec.user.pk for spec in seats if spec.user is not None]
+    if len(set(reserved)) != len(reserved):
+        raise UserError("a player can hold only one seat of a game")
     seed = secrets.token_bytes(32)
     with transaction.atomic():
         game = GameSession.objects.create(
@@ -120,6 +126,7 @@ def game_create(
             seed_sha256=seed_commitment(seed),
             created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
             grace_seconds=grace_seconds,
+            invite_nonce=invites.new_nonce(),
         )
         Seat.objects.bulk_create(
             Seat(
@@ -128,7 +135,9 @@ def game_create(
                 kind=spec.kind,
                 bot=(spec.bot or default_bot(engine)) if spec.kind != Seat.Kind.HUMAN else "",
                 role=spec.role,
-                display_name=spec.display_name,
+                display_name=spec.display_name
+                or (spec.user.get_username() if spec.user is not None else ""),
+                user=spec.user,
             )
             for number, spec in enumerate(seats)
         )
@@ -147,19 +156,40 @@ def default_bot(engine: Engine) -> str:
     return next((key for key in engine.bots if key != "random"), "random")
 
 
-def seat_claim(*, game_id: int, number: int, user: Any = None, guest: Guest | None = None) -> Claim:
-    """Take a free seat as a user or a guest."""
+def seat_claim(
+    *,
+    game_id: int,
+    number: int,
+    user: Any = None,
+    guest: Guest | None = None,
+    invite: str | None = None,
+) -> Claim:
+    """Take a seat as a user or a guest. A seat reserved for an account (a tournament's, or
+    one its creator named) is that user's alone; any other person's seat needs the game's
+    invite. Claiming one's own reserved seat issues a fresh token (the old one stops)."""
     with transaction.atomic():
         game, seats, _ = _lock(game_id)
+        seat = _seat(seats, number)
+        user = user if user is not None and user.is_authenticated else None
+        if seat.user_id is not None:
+            if user is None or user.pk != seat.user_id:
+                raise Forbidden("this seat is another player's", code="permission_denied")
+        elif not invites.invite_matches(game, invite):
+            detail = "taking a seat in this game needs its invite"
+            raise Forbidden(
+                detail if invite is None else "that is not this game's invite",
+                code="permission_denied",
+            )
         if game.status != GameSession.Status.WAITING:
             raise Conflict("this game has already started")
-        seat = _seat(seats, number)
-        if seat.is_claimed:
-            raise Conflict("that seat is taken")
-        if _holds_seat(seats, user, guest):
-            raise Conflict("you already hold a seat in this game")
+        own = user is not None and seat.user_id == user.pk
+        if not own:
+            if seat.is_claimed:
+                raise Conflict("that seat is taken")
+            if _holds_seat(seats, user, guest):
+                raise Conflict("you already hold a seat in this game")
         token = secrets.token_urlsafe(24)
-        if user is not None and user.is_authenticated:
+        if user is not None:
             seat.user = user
             seat.display_name = seat.display_name or user.get_username()
         elif guest is not None:
@@ -370,7 +400,9 @@ def substitute_if_still_away(*, game_id: int, seat: int, since: float) -> bool:
 
 
 def substitute_seat(*, game_id: int, seat: int) -> bool:
-    """A computer substitute, labelled as such, finishes the seat of someone who left."""
+    """A computer substitute, labelled as such, finishes the seat of someone who left. The
+    seat's credentials end with it: its token and its guest no longer hold it (the account
+    stays recorded, for the results, but no longer holds the seat either: ``access``)."""
     with transaction.atomic():
         game, seats, _ = _lock(game_id)
         player = _seat(seats, seat)
@@ -379,12 +411,35 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
         engine = engine_for(game.engine)
         player.kind = Seat.Kind.SUBSTITUTE
         player.bot = default_bot(engine)
-        player.save(update_fields=["kind", "bot"])
+        player.token_sha256 = ""
+        player.guest_id = ""
+        player.save(update_fields=["kind", "bot", "token_sha256", "guest_id"])
         control = game.control(engine)
         notice = {"type": "substitute", "seat": seat, "on": True}
         # Engines whose rules treat substitutes specially (Color Clash scoring) are told.
         with contextlib.suppress(IllegalAction):
             _apply(game, engine, control, None, notice, None, now())
+        _save(game, seats)
+        return True
+
+
+def game_void(*, game_id: int, reason: str) -> bool:
+    """Stop a game that no longer counts (a corrected result reset its match). It ends as
+    ``aborted`` with no winner and its log whole, so the seed is revealed and it still
+    verifies; nothing listens for its result. A game already over is left as it ended."""
+    with transaction.atomic():
+        game, seats, _ = _lock(game_id)
+        if game.is_over:
+            return False
+        moment = now()
+        if game.state is not None:
+            control = game.control(engine_for(game.engine))
+            game.clocks = {key: clocks.stop(control, c, moment) for key, c in game.clocks.items()}
+        game.windows = []
+        game.next_deadline = None
+        game.status = GameSession.Status.ABORTED
+        game.outcome = {"voided": True, "reason": reason, "winners": [], "ranking": []}
+        game.finished = datetime.fromtimestamp(moment, tz=UTC)
         _save(game, seats)
         return True
 

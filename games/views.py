@@ -14,7 +14,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from games import engines, replays, services, store
+from games import engines, invites, replays, services, store
 from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import dumps, game_payload
@@ -59,19 +59,22 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     seats = store.seats_of(game.pk)
     seat, _ = seat_for(request, game, seats)
     payload = game_payload(game, seat, services.now(), seats)
-    may_start = game.status == GameSession.Status.WAITING and (
-        (request.user.is_authenticated and request.user.pk == game.created_by_id)
-        or is_organiser(request.user)
-    )
+    waiting = game.status == GameSession.Status.WAITING
+    creator = request.user.is_authenticated and request.user.pk == game.created_by_id
+    may_start = waiting and (creator or is_organiser(request.user))
+    invite = request.GET.get("invite", "")[:200]
     context = {
         "game": game,
         "engine_name": _engine_name(game.engine),
         "engine_module": _engine_module(game.engine),
         "payload": _script_text(dumps(payload)),
         "seat": seat,
-        "invite": request.GET.get("invite", "")[:200],
+        "invite": invite,
         "may_start": may_start,
-        "may_claim": seat is None and game.status == GameSession.Status.WAITING,
+        # Open seats are taken with the game's invite (the server checks it).
+        "may_claim": seat is None and waiting and bool(invite),
+        # The creator is shown the link that lets others take the open seats.
+        "share_url": invites.invite_url(request, game) if creator and waiting else "",
     }
     return render(request, "games/game.html", context)
 

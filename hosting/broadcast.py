@@ -23,6 +23,10 @@ from hosting import redis_clients
 
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "games:"
+# Other audiences share the mechanism on their own channels, keyed in the hub by channel name
+# (a tournament's board: "tournaments:<id>"); games keep their id as the key.
+TOPIC_PREFIXES = ("tournaments:",)
+Key = int | str
 
 
 @dataclass(frozen=True)
@@ -49,12 +53,12 @@ class Update:
 
 class Hub:
     def __init__(self) -> None:
-        self._subscribers: dict[int, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = (
+        self._subscribers: dict[Key, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = (
             defaultdict(set)
         )
         self._lock = threading.Lock()
 
-    def deliver(self, game_id: int, update: Update) -> None:
+    def deliver(self, game_id: Key, update: Update) -> None:
         with self._lock:
             targets = list(self._subscribers.get(game_id, ()))
         for loop, queue in targets:
@@ -63,16 +67,16 @@ class Hub:
             else:
                 loop.call_soon_threadsafe(queue.put_nowait, update)
 
-    def watched(self, game_id: int) -> bool:
+    def watched(self, game_id: Key) -> bool:
         return game_id in self._subscribers
 
-    def add(self, game_id: int) -> asyncio.Queue:
+    def add(self, game_id: Key) -> asyncio.Queue:
         queue: asyncio.Queue = asyncio.Queue()
         with self._lock:
             self._subscribers[game_id].add((asyncio.get_running_loop(), queue))
         return queue
 
-    def remove(self, game_id: int, queue: asyncio.Queue) -> None:
+    def remove(self, game_id: Key, queue: asyncio.Queue) -> None:
         with self._lock:
             entries = self._subscribers.get(game_id, set())
             entries.difference_update({entry for entry in entries if entry[1] is queue})
@@ -91,6 +95,14 @@ def publish(game_id: int, update: Update) -> None:
     redis_clients.client(settings.REDIS_URL).publish(f"{CHANNEL_PREFIX}{game_id}", update.encode())
 
 
+def publish_topic(topic: str, update: Update) -> None:
+    """``publish`` for a channel under ``TOPIC_PREFIXES``."""
+    if not settings.REDIS_URL:
+        hub.deliver(topic, update)
+        return
+    redis_clients.client(settings.REDIS_URL).publish(topic, update.encode())
+
+
 def _running_loop() -> asyncio.AbstractEventLoop | None:
     try:
         return asyncio.get_running_loop()
@@ -107,8 +119,15 @@ async def subscribe(game_id: int) -> asyncio.Queue:
     return hub.add(game_id)
 
 
-def unsubscribe(game_id: int, queue: asyncio.Queue) -> None:
+def unsubscribe(game_id: Key, queue: asyncio.Queue) -> None:
     hub.remove(game_id, queue)
+
+
+async def subscribe_topic(topic: str) -> asyncio.Queue:
+    """``subscribe`` for a channel under ``TOPIC_PREFIXES``; hand it back with ``unsubscribe``."""
+    if settings.REDIS_URL:
+        await _ensure_listener()
+    return hub.add(topic)
 
 
 async def _ensure_listener() -> None:
@@ -125,14 +144,19 @@ async def _listen(ready: asyncio.Event) -> None:
         client = aioredis.Redis.from_url(settings.REDIS_URL)
         try:
             async with client.pubsub() as pubsub:
-                await pubsub.psubscribe(f"{CHANNEL_PREFIX}*")
+                await pubsub.psubscribe(
+                    f"{CHANNEL_PREFIX}*", *(f"{prefix}*" for prefix in TOPIC_PREFIXES)
+                )
                 ready.set()
                 async for message in pubsub.listen():
                     if message["type"] != "pmessage":
                         continue
-                    game_id = int(message["channel"].decode().removeprefix(CHANNEL_PREFIX))
-                    if hub.watched(game_id):  # every process hears every game: decode its own
-                        hub.deliver(game_id, Update.decode(message["data"].decode()))
+                    channel = message["channel"].decode()
+                    key: Key = channel
+                    if channel.startswith(CHANNEL_PREFIX):
+                        key = int(channel.removeprefix(CHANNEL_PREFIX))
+                    if hub.watched(key):  # every process hears every game: decode its own
+                        hub.deliver(key, Update.decode(message["data"].decode()))
         except (redis.RedisError, OSError):
             log.warning("live updates lost Redis; reconnecting", exc_info=True)
             ready.set()

@@ -101,3 +101,9 @@ def guest_for(request: HttpRequest, *, keep: bool = True) -> Guest:
         if keep:
             request.session[GUEST_SESSION_KEY] = guest.token
     return guest
+
+
+def remember_guest(request: HttpRequest, guest: Guest) -> None:
+    """Keep ``guest`` in this browser's session (a no-op when it is already there)."""
+    if request.session.get(GUEST_SESSION_KEY) != guest.token:
+        request.session[GUEST_SESSION_KEY] = guest.token

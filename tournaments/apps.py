@@ -10,6 +10,10 @@ class TournamentsConfig(AppConfig):
 
         game_finished.connect(_on_game_finished, dispatch_uid="tournaments.game_finished")
 
+        from tournaments import live
+
+        live.connect()
+
 
 def _on_game_finished(sender: object, game_id: int, **kwargs: object) -> None:
     from tournaments.seasons import main_match_game_finished

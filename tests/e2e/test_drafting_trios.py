@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from games.invites import invite_for
 from games.models import GameSession
 from tests.catalogues import compile_catalogues
 from tests.e2e.a11y import serious_violations
@@ -27,8 +28,9 @@ def catalogues() -> None:
     compile_catalogues()
 
 
-def seat_players(bases, new_context, game, invite="shared-invite"):
+def seat_players(bases, new_context, game):
     """Each player opens the invite link and takes a seat by clicking."""
+    invite = invite_for(game)
     pages = []
     for number, base in enumerate(bases):
         page = new_context().new_page()

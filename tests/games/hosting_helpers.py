@@ -12,8 +12,9 @@ from celery.contrib.testing.worker import start_worker
 from django import db
 from rest_framework.test import APIClient
 
-from games import engines
+from games import engines, invites
 from games.engines.base import Engine
+from games.models import GameSession
 from hosting.celery import app
 from hosting.roles import ORGANISER, grant
 from tests.games.engines import tiny
@@ -62,9 +63,15 @@ class Player:
         return self.client.get(f"/api/games/{game_id}/legal").json()["actions"]
 
 
-def claim(game_id: int, seat: int, client: APIClient | None = None) -> Player:
+def invite(game_id: int) -> str:
+    """The game's invite, as its creator was shown it."""
+    return invites.invite_for(GameSession.objects.get(pk=game_id))
+
+
+def claim(game_id: int, seat: int, client: APIClient | None = None, **body) -> Player:
     client = client or APIClient()
-    response = client.post(f"/api/games/{game_id}/seats/{seat}/claim")
+    body.setdefault("invite", invite(game_id))
+    response = client.post(f"/api/games/{game_id}/seats/{seat}/claim", body, format="json")
     assert response.status_code == 201, response.content
     return Player(client=client, seat=seat, token=response.json()["token"])
 

@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from games import engines, services
 from games.engines.conformance import canonical, replay
+from games.invites import invite_for
 from games.models import GameEvent, GameSession
 from games.services import SeatSpec
 from tests.games.hosting_helpers import register_tiny, wait_for
@@ -29,7 +30,9 @@ def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
     )
     tokens = {}
     for number in range(SEATS):
-        claim = services.seat_claim(game_id=game.pk, number=number, guest=_guest(number))
+        claim = services.seat_claim(
+            game_id=game.pk, number=number, guest=_guest(number), invite=invite_for(game)
+        )
         tokens[number] = claim.token
     services.game_start(game_id=game.pk)
 

@@ -10,6 +10,7 @@ from tests.games.hosting_helpers import (
     bot_client,
     claim,
     create_game,
+    invite,
     organiser_client,
     register_tiny,
 )
@@ -182,13 +183,14 @@ def test_an_overdue_clock_is_applied_by_the_next_read(started, clock):
 
 def test_seats_cannot_be_claimed_twice_or_after_the_start(organiser, engine, clock):
     game_id = create_game(organiser, "high_card", 2)
+    body = {"invite": invite(game_id)}
     player = claim(game_id, 0)
-    again = player.client.post(f"/api/games/{game_id}/seats/1/claim")
+    again = player.client.post(f"/api/games/{game_id}/seats/1/claim", body, format="json")
     assert again.status_code == 409 and "already hold a seat" in again.json()["detail"]
-    taken = claim(game_id, 1).client.post(f"/api/games/{game_id}/seats/0/claim")
+    taken = claim(game_id, 1).client.post(f"/api/games/{game_id}/seats/0/claim", body)
     assert taken.status_code == 409
     organiser.post(f"/api/games/{game_id}/start")
-    late = organiser.post(f"/api/games/{game_id}/seats/1/claim")
+    late = organiser.post(f"/api/games/{game_id}/seats/1/claim", body, format="json")
     assert late.status_code == 409
 
 
@@ -199,7 +201,7 @@ def test_a_bot_can_claim_by_token_alone_without_a_session(organiser, engine, clo
     url = f"/api/games/{game_id}/seats/0/claim"
     refused = bot.post(url, {"credential": "cookie"}, format="json")
     assert refused.status_code == 400 and "credential" in refused.json()["fields"]
-    claimed = bot.post(url, {"credential": "token"}, format="json")
+    claimed = bot.post(url, {"credential": "token", "invite": invite(game_id)}, format="json")
     assert claimed.status_code == 201
     assert Session.objects.count() == sessions and "sessionid" not in claimed.cookies
     # The seat is the bot's by its token; the client holds nothing else.

@@ -8,6 +8,7 @@ from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
 from games import services
+from games.invites import invite_for
 from games.models import GameSession, Seat
 from games.services import SeatSpec
 from hosting.identity import Guest
@@ -20,7 +21,12 @@ def started_game():
     register_tiny()
     game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
     tokens = [
-        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}")).token
+        services.seat_claim(
+            game_id=game.pk,
+            number=n,
+            guest=Guest(id=f"g{n}", name=f"P{n}"),
+            invite=invite_for(game),
+        ).token
         for n in range(2)
     ]
     services.game_start(game_id=game.pk)
@@ -98,7 +104,12 @@ def test_a_stream_opened_before_the_start_receives_the_start():
     register_tiny()
     game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
     tokens = [
-        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}")).token
+        services.seat_claim(
+            game_id=game.pk,
+            number=n,
+            guest=Guest(id=f"g{n}", name=f"P{n}"),
+            invite=invite_for(game),
+        ).token
         for n in range(2)
     ]
 

@@ -11,6 +11,7 @@ import pytest
 from django.test import AsyncClient
 
 from games import engines, services
+from games.invites import invite_for
 from games.models import GameSession
 from games.services import SeatSpec
 from hosting.identity import GUEST_SESSION_KEY, Guest
@@ -37,7 +38,8 @@ def death_match(finish: bool = False) -> GameSession:
         engine_key="drafting_trios", seats=[SeatSpec(role="EC"), SeatSpec(role="DMO")]
     )
     for number in (0, 1):
-        services.seat_claim(game_id=game.pk, number=number, guest=Guest(f"g{number}", f"P{number}"))
+        guest = Guest(f"g{number}", f"P{number}")
+        services.seat_claim(game_id=game.pk, number=number, guest=guest, invite=invite_for(game))
     game = services.game_start(game_id=game.pk)
     engine = engines.get("drafting_trios")
     while finish and not game.is_over:
@@ -95,6 +97,7 @@ def test_the_invite_link_offers_the_free_seats(client):
     page = client.get(f"/games/{game.pk}/?invite=abc%22%3Cx").content.decode()
     assert 'data-invite="abc&quot;&lt;x"' in page
     assert 'data-may-claim="1"' in page
+    assert 'data-may-claim=""' in client.get(f"/games/{game.pk}/").content.decode()
 
 
 def test_list_replay_and_verify_pages(client):

@@ -11,6 +11,7 @@ import pytest
 
 from games import engines, services
 from games.engines.conformance import canonical, replay
+from games.invites import invite_for
 from games.models import GameSession
 from games.services import SeatSpec
 from hosting.identity import Guest
@@ -95,7 +96,12 @@ def test_every_sse_message_of_a_whole_game_carries_only_its_viewers_view(
     engine = engines.get(key)
     game = services.game_create(engine_key=key, seats=[SeatSpec() for _ in range(seats)])
     tokens = [
-        services.seat_claim(game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}")).token
+        services.seat_claim(
+            game_id=game.pk,
+            number=n,
+            guest=Guest(id=f"g{n}", name=f"P{n}"),
+            invite=invite_for(game),
+        ).token
         for n in range(seats)
     ]
     viewers: list[int | None] = [*range(seats), None]

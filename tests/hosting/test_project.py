@@ -124,7 +124,7 @@ def test_seed_demo_prints_the_organiser_password(django_user_model):
 
 @pytest.mark.django_db
 def test_the_admin_shows_no_running_games_secrets(admin_client):
-    from games import services
+    from games import invites, services
     from games.services import SeatSpec
     from hosting.identity import Guest
     from tests.games.hosting_helpers import register_tiny
@@ -132,7 +132,12 @@ def test_the_admin_shows_no_running_games_secrets(admin_client):
     register_tiny()
     game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
     for number in (0, 1):
-        services.seat_claim(game_id=game.pk, number=number, guest=Guest(id=f"g{number}", name="x"))
+        services.seat_claim(
+            game_id=game.pk,
+            number=number,
+            guest=Guest(id=f"g{number}", name="x"),
+            invite=invites.invite_for(game),
+        )
     game = services.game_start(game_id=game.pk)
     services.act(
         game_id=game.pk, seat=0, action={"type": "play", "card": game.state["hands"][0][0]}

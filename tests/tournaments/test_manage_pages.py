@@ -1,0 +1,139 @@
+"""The organiser console runs a tournament through the same services as the API."""
+
+import pytest
+from django.test import Client
+
+from tests.games.hosting_helpers import register_tiny
+from tests.tournaments.builders import open_tournament, started, user
+from tests.tournaments.test_genius_season import RULES
+from tournaments import seasons
+from tournaments.models import AuditEntry, Entrant, Episode, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def console(client: Client, tournament) -> str:
+    response = client.get(f"/tournaments/{tournament.slug}/manage/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def act(client: Client, tournament, action: str, data: dict | None = None) -> str:
+    response = client.post(
+        f"/tournaments/{tournament.slug}/manage/{action}", data or {}, follow=True
+    )
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.fixture
+def host_client():
+    register_tiny()
+    host = user("host", "organiser")
+    client = Client()
+    client.force_login(host)
+    return client
+
+
+def test_an_organiser_creates_a_tournament_and_sees_the_api_refusals(host_client):
+    form = {"name": "Cup", "slug": "cup", "game": "nope", "format": "swiss", "ruleset": "{"}
+    refused = host_client.post("/tournaments/new/", form)
+    assert refused.status_code == 400
+    assert "ruleset: This is not valid JSON." in refused.content.decode()
+    form["ruleset"] = "{}"
+    refused = host_client.post("/tournaments/new/", form)
+    assert "unknown game &#x27;nope&#x27;" in refused.content.decode()
+    form |= {"game": "high_card", "slug": "new"}
+    assert "is reserved" in host_client.post("/tournaments/new/", form).content.decode()
+    form |= {"slug": "cup", "tiebreaks": "buchholz, sonneborn_berger", "capacity": "8"}
+    form |= {"format_options": '{"rounds": 3}', "play_online": "on", "reserve": "120"}
+    created = host_client.post("/tournaments/new/", form)
+    assert created.status_code == 302 and created["Location"] == "/tournaments/cup/manage/"
+    cup = Tournament.objects.get(slug="cup")
+    assert cup.tiebreaks == ["buchholz", "sonneborn_berger"] and cup.capacity == 8
+    assert cup.format_options == {"rounds": 3} and cup.time_control == {"reserve": 120.0}
+    assert cup.status == "draft"
+
+
+def test_only_organisers_create_and_only_the_organiser_manages():
+    tournament, _ = open_tournament("swiss", 4)
+    stranger = Client()
+    stranger.force_login(user("stranger"))
+    assert stranger.get("/tournaments/new/").status_code == 302
+    assert stranger.get(f"/tournaments/{tournament.slug}/manage/").status_code == 403
+    answer = stranger.post(f"/tournaments/{tournament.slug}/manage/start")
+    assert answer.status_code == 403
+    assert not tournament.stages.exists()
+    assert Client().get(f"/tournaments/{tournament.slug}/manage/").status_code == 302  # log in
+
+
+def test_a_bracket_is_seeded_by_number_started_and_its_results_entered():
+    tournament, players = open_tournament("single_elimination", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    assert "Apply this seeding" in console(client, tournament)
+    # The bottom seed is moved to the top by its number.
+    order = {f"seed-{p.pk}": str(n) for n, p in enumerate(players, start=2)}
+    order[f"seed-{players[-1].pk}"] = "1"
+    html = act(client, tournament, "seed", order | {"method": "manual"})
+    assert "The seeding is applied." in html
+    assert Entrant.objects.get(pk=players[-1].pk).seed == 1
+    act(client, tournament, "start")
+    match = tournament.stages.get().matches.get(code="W1.1")
+    html = act(client, tournament, "result", {"match": "W1.1", "winner": str(match.away_id)})
+    assert "The result of W1.1 is recorded." in html
+    match.refresh_from_db()
+    assert match.winner_id == match.away_id
+    # The API's refusal, word for word: a draw in an elimination match.
+    html = act(client, tournament, "result", {"match": "W1.2", "winner": "draw"})
+    assert "an elimination match needs a winner" in html
+    html = act(client, tournament, "result", {"match": "W9.9", "winner": "1"})
+    assert "no match &#x27;W9.9&#x27; in this tournament" in html
+    assert "tournaments.match.result_entered" in console(client, tournament)
+
+
+def test_a_correction_refused_downstream_says_why():
+    tournament, stage, _players = started("single_elimination", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    for code in ("W1.1", "W1.2"):
+        match = stage.matches.get(code=code)
+        act(client, tournament, "result", {"match": code, "winner": str(match.home_id)})
+    final = stage.matches.get(code="W2.1")
+    act(client, tournament, "result", {"match": "W2.1", "winner": str(final.home_id)})
+    first = stage.matches.get(code="W1.1")
+    html = act(client, tournament, "result", {"match": "W1.1", "winner": str(first.away_id)})
+    notices = html[html.index('<ul class="messages"') :]
+    notices = notices[: notices.index("</ul>")]
+    assert "W2.1" in notices  # the match the correction would disturb is named
+    first.refresh_from_db()
+    assert first.winner_id == first.home_id  # nothing changed
+
+
+def test_a_genius_episode_is_run_from_the_console():
+    tournament, cast = open_tournament("genius", 6, format_options=RULES)
+    client = Client()
+    client.force_login(tournament.organiser)
+    act(client, tournament, "start")
+    episode = Episode.objects.get(tournament=tournament, number=1)
+    assert "Record the MM: tick the winners" in console(client, tournament)
+    act(client, tournament, "main-match", {"winners": [str(cast[0].pk)]})
+    episode.refresh_from_db()
+    assert episode.winners == [cast[0].pk] and episode.status == "candidates"
+    act(client, tournament, "candidates", {"chosen": [str(cast[5].pk)]})
+    act(client, tournament, "token", {"giver": str(cast[0].pk), "receiver": str(cast[1].pk)})
+    html = act(client, tournament, "opponent", {"ec": str(cast[5].pk), "dmo": str(cast[1].pk)})
+    assert "holds a Token of Life" in html
+    act(client, tournament, "opponent", {"ec": str(cast[5].pk), "dmo": str(cast[2].pk)})
+    episode.refresh_from_db()
+    assert episode.status == "death_match"
+    html = act(
+        client,
+        tournament,
+        "ledger",
+        {"kind": "award", "entrant": str(cast[2].pk), "amount": "3", "reason": "MM prize"},
+    )
+    assert "The ledger entry is recorded." in html
+    assert seasons.balances(tournament)[cast[2].pk] == 3
+    actions = set(AuditEntry.objects.filter(tournament=tournament).values_list("action", flat=True))
+    assert {"tournaments.season.main_match", "tournaments.season.opponent_chosen"} <= actions

@@ -1,0 +1,110 @@
+"""``GET /live/tournaments/<slug>/``: Server-Sent Events saying "this tournament changed".
+
+Whenever a match, an entrant, an episode, a ledger entry or the tournament itself is saved,
+the commit publishes a new version on ``tournaments:<id>`` through ``hosting.broadcast`` (the
+games' mechanism: Redis pub/sub between processes, in process without Redis). A message holds
+only that version, never a name or a result: each page then fetches its board from
+``/tournaments/<slug>/board`` with its own permissions, so the stream can leak nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import redis
+from asgiref.sync import sync_to_async
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+
+from hosting import broadcast
+from tournaments.models import Entrant, Episode, LedgerEntry, Match, Stage, Tournament
+
+log = logging.getLogger(__name__)
+KEEPALIVE_SECONDS = 15
+PREFIX = "tournaments:"
+
+
+def topic(tournament_id: int) -> str:
+    return f"{PREFIX}{tournament_id}"
+
+
+def publish(tournament_id: int) -> None:
+    """Tell every open board that the tournament changed (the results are already saved:
+    should Redis be down, boards catch up at the next change or when they reconnect)."""
+    version = time.time_ns() // 1000
+    update = broadcast.Update(version=version, final=False, parts={"all": str(version)})
+    try:
+        broadcast.publish_topic(topic(tournament_id), update)
+    except (redis.RedisError, OSError):
+        log.warning("tournament %s: live update not sent, Redis is unreachable", tournament_id)
+
+
+def _tournament_id(instance: Any) -> int | None:
+    if isinstance(instance, Tournament):
+        return instance.pk
+    if isinstance(instance, Match):
+        # The services save matches they read through their stage: no query in the usual case.
+        stage = Match._meta.get_field("stage").get_cached_value(instance, None)
+        if stage is not None:
+            return stage.tournament_id
+        return Stage.objects.values_list("tournament_id", flat=True).get(pk=instance.stage_id)
+    return instance.tournament_id
+
+
+def _saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    tournament_id = _tournament_id(instance)
+    if tournament_id is not None:
+        transaction.on_commit(lambda: publish(tournament_id))
+
+
+def connect() -> None:
+    for model in (Tournament, Entrant, Match, Episode, LedgerEntry):
+        post_save.connect(_saved, sender=model, dispatch_uid=f"tournaments.live.{model.__name__}")
+
+
+def _visible(request: HttpRequest, slug: str) -> int:
+    from tournaments.views import visible_tournament
+
+    return visible_tournament(slug, request.user).pk
+
+
+async def _newest(updates: asyncio.Queue) -> broadcast.Update | None:
+    """The next update, or the newest of a burst; None after a quiet while (keep-alive)."""
+    try:
+        update = await asyncio.wait_for(updates.get(), KEEPALIVE_SECONDS)
+    except TimeoutError:
+        return None
+    while not updates.empty():
+        update = updates.get_nowait()
+    return update
+
+
+async def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        tournament_id = await sync_to_async(_visible)(request, slug)
+    except Http404:
+        return JsonResponse({"error": "not_found", "detail": f"no tournament {slug!r}"}, status=404)
+
+    async def events() -> AsyncIterator[str]:
+        updates = await broadcast.subscribe_topic(topic(tournament_id))
+        try:
+            # The first message lets a reconnecting page fetch what it missed meanwhile.
+            yield f"retry: 2000\n\nevent: hello\ndata: {time.time_ns() // 1000}\n\n"
+            while True:
+                update = await _newest(updates)
+                if update is None:
+                    yield ": keep-alive\n\n"
+                else:
+                    yield f"id: {update.version}\nevent: changed\ndata: {update.version}\n\n"
+        finally:
+            broadcast.unsubscribe(topic(tournament_id), updates)
+
+    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response

@@ -1,0 +1,359 @@
+"""The organiser console (``/tournaments/<slug>/manage/``): each form posts to one action that
+calls one service, the same call the API makes, so a page meets the API's refusals.
+
+Input is checked by the API's own serializers (``api.TournamentCreateInput``,
+``api.ResultInput``, ...); a refusal is shown on the console, the request changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+from rest_framework.exceptions import ValidationError
+
+from games import engines
+from hosting.errors import UserError
+from hosting.roles import is_organiser, is_staff_admin
+from tournaments import api, seasons, services, tiebreaks
+from tournaments.formats import genius
+from tournaments.models import AuditEntry, Tournament
+from tournaments.templatetags.tournament_pages import FORMATS
+from tournaments.views import board, visible_tournament
+
+AUDIT_SHOWN = 50
+
+
+def _run_by(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament, for the one who runs it (its organiser or a staff admin)."""
+    tournament = visible_tournament(slug, request.user)
+    if not api._runs(tournament, request.user):
+        raise PermissionDenied
+    return tournament
+
+
+def _errors(error: ValidationError) -> list[str]:
+    """A serializer's refusal in lines a person reads: "field: reason"."""
+
+    def lines(detail: Any, prefix: str = "") -> list[str]:
+        if isinstance(detail, dict):
+            return [line for key, value in detail.items() for line in lines(value, f"{key}: ")]
+        if isinstance(detail, list):
+            return [line for item in detail for line in lines(item, prefix)]
+        return [f"{prefix}{detail}".replace("non_field_errors: ", "")]
+
+    return lines(error.detail)
+
+
+# -- creating a tournament --------------------------------------------------------------------
+
+JSON_FIELDS = ("ruleset", "format_options", "allowances")
+
+
+def _creation(post: Any) -> dict[str, Any]:
+    """The create form as the API's JSON body; malformed JSON is a ValidationError."""
+    data: dict[str, Any] = {
+        key: post.get(key, "").strip() for key in ("name", "slug", "game", "format")
+    }
+    for key in ("description", "visibility"):
+        if post.get(key, "").strip():
+            data[key] = post[key].strip()
+    parsed: dict[str, Any] = {}
+    for key in JSON_FIELDS:
+        text = post.get(key, "").strip() or "{}"
+        try:
+            parsed[key] = json.loads(text)
+        except ValueError:
+            raise ValidationError({key: [_("This is not valid JSON.")]}) from None
+    data["ruleset"], data["format_options"] = parsed["ruleset"], parsed["format_options"]
+    time_control: dict[str, Any] = {}
+    if parsed["allowances"]:
+        time_control["allowances"] = parsed["allowances"]
+    for key in ("reserve", "increment"):
+        if post.get(key, "").strip():
+            time_control[key] = post[key].strip()
+    data["time_control"] = time_control
+    chain = [k.strip() for k in post.get("tiebreaks", "").replace("\n", ",").split(",")]
+    data["tiebreaks"] = [k for k in chain if k]
+    for key in ("capacity", "best_of"):
+        if post.get(key, "").strip():
+            data[key] = post[key].strip()
+    for key in ("registration_opens", "registration_closes", "check_in_closes"):
+        if post.get(key, "").strip():
+            data[key] = post[key].strip()
+    data["play_online"] = post.get("play_online") == "on"
+    return data
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    if not is_organiser(request.user):
+        messages.error(request, _("Only organisers can create tournaments."))
+        return redirect("tournament-list")
+    errors: list[str] = []
+    if request.method == "POST":
+        try:
+            data = api._valid(api.TournamentCreateInput, _creation(request.POST))
+            for key in ("reserve", "increment"):
+                if key in data["time_control"]:
+                    data["time_control"][key] = float(data["time_control"][key])
+            tournament = services.tournament_create(organiser=request.user, **data)
+        except ValidationError as error:
+            errors = _errors(error)
+        except (UserError, ValueError) as error:
+            errors = [getattr(error, "message", str(error))]
+        else:
+            messages.success(request, _("The tournament is created as a draft."))
+            return redirect("tournament-manage", slug=tournament.slug)
+    context = {
+        "errors": errors,
+        "values": request.POST,
+        "games": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
+        "formats": list(FORMATS.items()),
+        "tiebreak_keys": list(tiebreaks.TIEBREAKS),
+    }
+    return render(request, "tournaments/manage/new.html", context, status=400 if errors else 200)
+
+
+# -- the console ------------------------------------------------------------------------------
+
+
+@login_required
+def console(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _run_by(request, slug)
+    drawn = board(tournament)
+    entrants = list(tournament.entrants.order_by("seed", "registered_at", "pk"))
+    audit = AuditEntry.objects.filter(tournament=tournament).select_related("actor")
+    matches = [
+        match
+        for stage in drawn["detail"]["stages"][-1:]
+        for round_ in stage["rounds"]
+        for match in round_["matches"]
+        if match["home"] and match["away"] and match["status"] in ("ready", "live", "finished")
+    ]
+    episode = tournament.episodes.order_by("-number").first()
+    context = {
+        "tournament": tournament,
+        "board": drawn,
+        "entrants": entrants,
+        "matches": matches,
+        "episode": episode,
+        "still_in": [e for e in entrants if e.eliminated_in is None and e.seed is not None],
+        "audit": list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN]),
+        "is_staff_admin": is_staff_admin(request.user),
+        "engines": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
+    }
+    return render(request, "tournaments/manage/console.html", context)
+
+
+# -- actions: one service call each -----------------------------------------------------------
+
+
+def _entrant_id(post: Any, key: str = "entrant") -> int:
+    try:
+        return int(post.get(key, ""))
+    except ValueError:
+        raise UserError(_("Choose an entrant.")) from None
+
+
+def _ids(post: Any, key: str) -> list[int]:
+    try:
+        return [int(value) for value in post.getlist(key)]
+    except ValueError:
+        raise UserError(_("Choose entrants from the list.")) from None
+
+
+def open_registration(request: HttpRequest, tournament: Tournament) -> str:
+    services.registration_open(tournament=tournament, by=request.user)
+    return _("Registration is open.")
+
+
+def open_check_in(request: HttpRequest, tournament: Tournament) -> str:
+    services.check_in_open(tournament=tournament, by=request.user)
+    return _("Check-in is open.")
+
+
+def seed(request: HttpRequest, tournament: Tournament) -> str:
+    """By number (each entrant's box; drag and drop rewrites the numbers), or random."""
+    method = request.POST.get("method", "manual")
+    order = None
+    if method == "manual":
+        numbered = []
+        for key, value in request.POST.items():
+            if key.startswith("seed-") and value.strip():
+                try:
+                    numbered.append((float(value), int(key.removeprefix("seed-"))))
+                except ValueError:
+                    raise UserError(_("A seed is a number.")) from None
+        order = [pk for _number, pk in sorted(numbered)]
+    services.seeding_apply(tournament=tournament, by=request.user, method=method, order=order)
+    return _("The seeding is applied.")
+
+
+def start(request: HttpRequest, tournament: Tournament) -> str:
+    begin = seasons.season_start if tournament.format == genius.KEY else services.stage_start
+    begin(tournament=tournament, by=request.user)
+    return _("The tournament has started.")
+
+
+def withdraw(request: HttpRequest, tournament: Tournament) -> str:
+    entrant = api._entrant(tournament, _entrant_id(request.POST))
+    services.entrant_withdraw(entrant=entrant, by=request.user)
+    return _("%(name)s is withdrawn.") % {"name": entrant.display_name}
+
+
+def result(request: HttpRequest, tournament: Tournament) -> str:
+    """Enter or correct a result; a forced correction is previewed (its resets listed) and
+    confirmed with exactly that list, as the API's dry run and apply."""
+    match = api._match(tournament, request.POST.get("match", ""))
+    post = request.POST
+    body = {
+        "winner": None if post.get("winner") in ("", "draw", None) else post.get("winner"),
+        "force": post.get("force") == "on",
+        "reason": post.get("reason", ""),
+        "forfeit": post.get("forfeit") == "on",
+    }
+    for key in ("home_score", "away_score"):
+        if post.get(key, "").strip():
+            body[key] = post[key].strip()
+    data = api._valid(api.ResultInput, body)
+    winner = None if data["winner"] is None else api._entrant(tournament, data["winner"])
+    services.match_report_result(
+        match=match,
+        by=request.user,
+        winner=winner,
+        home_score=data.get("home_score"),
+        away_score=data.get("away_score"),
+        forfeit=data["forfeit"],
+        force=data["force"],
+        reason=data["reason"],
+    )
+    return _("The result of %(code)s is recorded.") % {"code": match.code}
+
+
+def ledger(request: HttpRequest, tournament: Tournament) -> str:
+    post = request.POST
+    body = {k: post.get(k, "") for k in ("kind", "entrant", "amount", "reason")}
+    if post.get("to"):
+        body["to"] = post["to"]
+    data = api._valid(api.LedgerInput, body)
+    seasons.ledger_record(
+        tournament=tournament,
+        by=request.user,
+        kind=data["kind"],
+        entrant=api._entrant(tournament, data["entrant"]).pk,
+        amount=data["amount"],
+        reason=data["reason"],
+        to=api._entrant(tournament, data["to"]).pk if data.get("to") else None,
+    )
+    return _("The ledger entry is recorded.")
+
+
+def _current_episode(tournament: Tournament) -> Any:
+    episode = tournament.episodes.order_by("-number").first()
+    if episode is None:
+        raise UserError(_("The season has not started."))
+    return episode
+
+
+def sealed_open(request: HttpRequest, tournament: Tournament) -> str:
+    data = api._valid(api.SealedOpenInput, request.POST.dict())
+    seasons.sealed_open(
+        episode=_current_episode(tournament),
+        by=request.user,
+        prompt=data["prompt"],
+        deadline=data["deadline"],
+    )
+    return _("Sealed answers are open until the deadline.")
+
+
+def sealed_reveal(request: HttpRequest, tournament: Tournament) -> str:
+    seasons.sealed_reveal(episode=_current_episode(tournament), by=request.user)
+    return _("The sealed answers are revealed.")
+
+
+def main_match(request: HttpRequest, tournament: Tournament) -> str:
+    episode = _current_episode(tournament)
+    if request.POST.get("engine"):
+        seasons.main_match_game(episode=episode, by=request.user, engine=request.POST["engine"])
+        return _("The main match is being played.")
+    winners = _ids(request.POST, "winners")
+    losers = [e.pk for e in seasons_players(tournament) if e.pk not in winners]
+    seasons.main_match_record(episode=episode, by=request.user, winners=winners, losers=losers)
+    return _("The main match is recorded.")
+
+
+def seasons_players(tournament: Tournament) -> list[Any]:
+    ids = seasons.season_for(tournament).players
+    return list(tournament.entrants.filter(pk__in=ids))
+
+
+def candidates(request: HttpRequest, tournament: Tournament) -> str:
+    seasons.candidates_choose(
+        episode=_current_episode(tournament), by=request.user, chosen=_ids(request.POST, "chosen")
+    )
+    return _("The elimination candidate is named.")
+
+
+def token(request: HttpRequest, tournament: Tournament) -> str:
+    seasons.token_give(
+        episode=_current_episode(tournament),
+        by=request.user,
+        giver=_entrant_id(request.POST, "giver"),
+        receiver=_entrant_id(request.POST, "receiver"),
+    )
+    return _("The Token of Life is given.")
+
+
+def opponent(request: HttpRequest, tournament: Tournament) -> str:
+    seasons.opponent_choose(
+        episode=_current_episode(tournament),
+        by=request.user,
+        ec=_entrant_id(request.POST, "ec"),
+        dmo=_entrant_id(request.POST, "dmo"),
+    )
+    return _("The Death Match opponent is chosen.")
+
+
+ACTIONS: dict[str, Callable[[HttpRequest, Tournament], str]] = {
+    "open-registration": open_registration,
+    "open-check-in": open_check_in,
+    "seed": seed,
+    "start": start,
+    "withdraw": withdraw,
+    "result": result,
+    "ledger": ledger,
+    "sealed-open": sealed_open,
+    "sealed-reveal": sealed_reveal,
+    "main-match": main_match,
+    "candidates": candidates,
+    "token": token,
+    "opponent": opponent,
+}
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    tournament = _run_by(request, slug)
+    if action not in ACTIONS:
+        raise Http404
+    try:
+        done = ACTIONS[action](request, tournament)
+    except ValidationError as error:
+        for line in _errors(error):
+            messages.error(request, line)
+    except UserError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done)
+    return redirect("tournament-manage", slug=slug)

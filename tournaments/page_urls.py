@@ -1,0 +1,37 @@
+"""The tournament pages (``/tournaments/…``); the JSON API is ``tournaments.urls``."""
+
+from django.urls import path
+
+from tournaments import live, manage_views, views
+
+urlpatterns = [
+    path("", views.tournament_list, name="tournament-list"),
+    path("new/", manage_views.tournament_create, name="tournament-create"),
+    path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
+    path("<slug:slug>/board", views.tournament_board, name="tournament-board"),
+    path("<slug:slug>/embed", views.tournament_embed, name="tournament-embed"),
+    path("<slug:slug>/register", views.register, name="tournament-page-register"),
+    path("<slug:slug>/withdraw", views.withdraw, name="tournament-page-withdraw"),
+    path("<slug:slug>/check-in", views.check_in, name="tournament-page-check-in"),
+    path("<slug:slug>/garnets", views.transfer, name="tournament-page-transfer"),
+    path(
+        "<slug:slug>/episodes/<int:number>/submit",
+        views.sealed_submit,
+        name="episode-page-submit",
+    ),
+    path(
+        "<slug:slug>/episodes/<int:number>/candidates",
+        views.candidates,
+        name="episode-page-candidates",
+    ),
+    path("<slug:slug>/episodes/<int:number>/token", views.token, name="episode-page-token"),
+    path(
+        "<slug:slug>/episodes/<int:number>/opponent", views.opponent, name="episode-page-opponent"
+    ),
+    path("<slug:slug>/manage/", manage_views.console, name="tournament-manage"),
+    path("<slug:slug>/manage/<str:action>", manage_views.act, name="tournament-manage-action"),
+]
+
+live_urls = [
+    path("<slug:slug>/", live.tournament_stream, name="tournament-live"),
+]

@@ -1,0 +1,93 @@
+// Tournament pages: the board follows the tournament's live stream, copy buttons, countdowns.
+// The stream only says "changed"; the board is then fetched as this viewer may see it.
+
+const board = document.getElementById("board");
+
+function scrollers(root) {
+  return [...root.querySelectorAll(".bracket-scroll, .table-scroll")];
+}
+
+function follow(element) {
+  let fetching = false;
+  let again = false;
+  let refreshes = 0;
+
+  async function refresh() {
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = true;
+    try {
+      const response = await fetch(element.dataset.boardUrl, { credentials: "same-origin" });
+      if (response.ok) {
+        const html = await response.text();
+        const offsets = scrollers(element).map((e) => [e.scrollLeft, e.scrollTop]);
+        element.innerHTML = html;
+        scrollers(element).forEach((e, i) => {
+          if (offsets[i]) [e.scrollLeft, e.scrollTop] = offsets[i];
+        });
+        refreshes += 1;
+        element.dataset.refreshes = String(refreshes);
+        element.dispatchEvent(new CustomEvent("board:updated", { bubbles: true }));
+      }
+    } catch {
+      // A failed fetch is retried at the next change or reconnect.
+    } finally {
+      fetching = false;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    }
+  }
+
+  const source = new EventSource(element.dataset.liveUrl);
+  let greeted = false;
+  // "hello" opens every connection: after a reconnect, fetch what was missed meanwhile.
+  source.addEventListener("hello", () => {
+    if (greeted) refresh();
+    greeted = true;
+    element.dataset.live = "connected";
+  });
+  source.addEventListener("changed", refresh);
+  source.addEventListener("error", () => {
+    element.dataset.live = "reconnecting";
+  });
+}
+
+if (board && board.dataset.liveUrl && "EventSource" in window) follow(board);
+
+for (const button of document.querySelectorAll("[data-copy]")) {
+  button.addEventListener("click", async () => {
+    const field = document.getElementById(button.dataset.copy);
+    field.select();
+    try {
+      await navigator.clipboard.writeText(field.value);
+    } catch {
+      document.execCommand("copy");
+    }
+    const label = button.textContent;
+    button.textContent = button.dataset.copied;
+    setTimeout(() => (button.textContent = label), 2000);
+  });
+}
+
+function remaining(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const pad = (n) => String(n).padStart(2, "0");
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+for (const time of document.querySelectorAll("time[data-countdown]")) {
+  const end = Date.parse(time.getAttribute("datetime"));
+  const tick = () => {
+    const left = (end - Date.now()) / 1000;
+    time.textContent = remaining(left);
+    if (left <= 0) clearInterval(timer);
+  };
+  const timer = setInterval(tick, 1000);
+  tick();
+}
