@@ -9,8 +9,9 @@ Fixtures for every browser test (the tournament pages' too):
 - ``live_url``: the base URL of the running service (worker and beat included).
 - ``browser``: one Chromium for all the browser tests.
 - ``new_context(locale="en", **options)``: a fresh browser context (its own cookies, so its
-  own guest or user), closed after the test. Each records every Server-Sent Event message its
-  pages receive in ``window.__sse`` (see ``sse_messages``).
+  own guest or user), closed after the test, which then fails if a page script threw. Each
+  records every Server-Sent Event message its pages receive in ``window.__sse`` (see
+  ``sse_messages``).
 - ``sign_in(context, live_url, user)``: the context's session cookie for a Django user.
 - ``screenshot(page, name)``: ``var/screenshots/<name>-390x844.png`` and ``-1280x900.png``.
 - ``dropping_proxy``: ``.url`` reaches the live server through a proxy whose ``.drop(s)``
@@ -146,18 +147,21 @@ def live_url(asgi_server: str, redis_url: str, celery_queue: str, postgres_only)
 @pytest.fixture
 def new_context(browser) -> Iterator[Callable[..., object]]:
     contexts = []
+    script_errors: list[str] = []
 
     def make(locale: str = "en", **options: object) -> object:
         options.setdefault("viewport", DESKTOP)
         context = browser.new_context(locale=locale, **options)
         context.set_default_timeout(10_000)
         context.add_init_script(RECORD_SSE)
+        context.on("weberror", lambda error: script_errors.append(str(error.error)))
         contexts.append(context)
         return context
 
     yield make
     for context in contexts:
         context.close()
+    assert script_errors == [], "the pages' scripts failed"
 
 
 @pytest.fixture

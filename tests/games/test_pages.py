@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.test import AsyncClient
@@ -15,6 +16,7 @@ from games.invites import invite_for
 from games.models import GameSession
 from games.services import SeatSpec
 from hosting.identity import GUEST_SESSION_KEY, Guest
+from tests.catalogues import compile_catalogues
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PRIVATE = {"hand", "pile", "picks", "discards", "discard_pile", "named_card", "my_choice"}
@@ -117,3 +119,19 @@ def test_list_replay_and_verify_pages(client):
     assert f"python manage.py verify_game {finished.pk}" in verify
     for path in ("/games/999999/", "/games/999999/replay", "/games/999999/verify"):
         assert client.get(path).status_code == 404
+
+
+@pytest.mark.parametrize("engine", ["drafting_trios", "color_clash"])
+def test_the_play_page_own_assets_stay_under_150_kb(client, engine):
+    """What the board page loads of its own: site and game CSS, the shared and the engine's
+    module, and the script catalogue of the largest language."""
+    from django.contrib.staticfiles import finders
+
+    compile_catalogues()
+    names = ["css/site.css", "games/game.css", "games/game.js", f"games/{engine}.js"]
+    size = sum(Path(finders.find(name)).stat().st_size for name in names)
+    size += max(
+        len(client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE=language).content)
+        for language in ("en", "pt-BR", "ru")
+    )
+    assert size < 150_000, size

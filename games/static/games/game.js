@@ -214,8 +214,10 @@ class Game {
     const code = data.error || "";
     let text;
     if (code === "illegal_action") {
-      text = this.board.refusal ? this.board.refusal(data, this.ui) : null;
-      text = text || _("The rules do not allow that move now.");
+      // The engines word their reasons in English: shown as they are on English pages; the
+      // other languages get the refusal in their own words, never a guess from that text.
+      const english = document.documentElement.lang === "en" && data.detail;
+      text = english ? data.detail : _("The rules do not allow that move now.");
     } else {
       text = REFUSALS[code] ? REFUSALS[code]() : _("The server refused that request.");
     }
@@ -315,10 +317,11 @@ class Game {
         }
         item.append(who);
         if (clock) {
-          item.append(
-            el("span", { class: "allowance" }, el("span", { class: "label" }, _("Move")), " ", el("span", { class: "time", "data-part": "allowance" })),
-            el("span", { class: "reserve" }, el("span", { class: "label" }, _("Reserve")), " ", el("span", { class: "time", "data-part": "reserve" })),
-          );
+          item.append(el("span", { class: "allowance" }, el("span", { class: "label" }, _("Move")), " ", el("span", { class: "time", "data-part": "allowance" })));
+          // A time control without a reserve (most casual games) shows the move timer alone.
+          const reserve = el("span", { class: "reserve" }, el("span", { class: "label" }, _("Reserve")), " ", el("span", { class: "time", "data-part": "reserve" }));
+          if (!(payload.time_control && payload.time_control.reserve > 0)) reserve.hidden = true;
+          item.append(reserve);
         }
         return item;
       }),
