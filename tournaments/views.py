@@ -113,6 +113,8 @@ def board(tournament: Tournament) -> dict[str, Any]:
         context["standings_error"] = error.message
     context["points"] = {row["entrant"]: row["points"] for row in context.get("standings", [])}
     context["regulations"] = tournament.tiebreak_regulations
+    # Knockouts and seasons rank by how far each entrant went, the others by points.
+    context["placed"] = context["kind"] in ("bracket", "season")
     context["chain"] = [key for key in tournament.tiebreaks if key != "points"]
     return context
 
