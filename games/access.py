@@ -32,7 +32,16 @@ class SeatKey:
         return self.column == "token_sha256"
 
     def find(self, seats: list[Seat]) -> Seat | None:
-        return next((s for s in seats if getattr(s, self.column) == self.value), None)
+        """The seat this credential holds: only a person's seat is held by anyone (a seat
+        left to a substitute is the computer's, whoever played it before)."""
+        return next(
+            (
+                s
+                for s in seats
+                if getattr(s, self.column) == self.value and s.kind == Seat.Kind.HUMAN
+            ),
+            None,
+        )
 
 
 def seat_token(request: HttpRequest) -> str | None:

@@ -1,44 +1,67 @@
+"""Hosted games in the Django admin: to look at, never to change, and never a window on what
+is hidden while a game runs (its seed, its state, its log, its seats' tokens)."""
+
+from __future__ import annotations
+
 from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from games.models import GameEvent, GameSession, Seat
+from hosting.admin_lookups import ReadOnly, ReadOnlyInline
+
+SEAT_FIELDS = ("number", "kind", "bot", "user", "display_name", "role", "connected")
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
-    fields = ("number", "kind", "bot", "user", "display_name", "role", "connected")
-    raw_id_fields = ("user",)
+    fields = SEAT_FIELDS  # no token hash, no guest identity
 
 
 @admin.register(GameSession)
-class GameSessionAdmin(admin.ModelAdmin):
+class GameSessionAdmin(ReadOnly):
     list_display = ("id", "engine", "status", "version", "created", "finished")
     list_filter = ("engine", "status")
-    # The state and the seed are secret while the game runs, from staff too.
-    exclude = ("state", "seed")
-    readonly_fields = ("seed_sha256", "revealed_seed", "version", "created", "started", "finished")
+    # The state and the seed are secret while the game runs, from staff too; the seed is
+    # shown once revealed (the game is over), the state never: the log replays it.
+    fields = (
+        "engine",
+        "status",
+        "version",
+        "seed_sha256",
+        "revealed_seed",
+        "config",
+        "time_control",
+        "outcome",
+        "grace_seconds",
+        "created_by",
+        "created",
+        "started",
+        "finished",
+    )
+    readonly_fields = fields
     inlines = [SeatInline]
+
+    @admin.display(description=_("seed (revealed when the game ends)"))
+    def revealed_seed(self, game: GameSession) -> str:
+        return game.revealed_seed or "—"
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnly):
     list_display = ("game", "number", "kind", "display_name", "user", "connected")
     list_filter = ("kind", "connected")
-    raw_id_fields = ("game", "user")
+    fields = ("game", *SEAT_FIELDS)
+    readonly_fields = fields
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):
+class GameEventAdmin(ReadOnly):
     list_display = ("game", "seq", "seat", "at")
-    raw_id_fields = ("game",)
+    fields = ("game", "seq", "seat", "action", "events", "client_action_id", "at")
+    readonly_fields = fields
 
-    def get_queryset(self, request):  # type: ignore[no-untyped-def]
+    def get_queryset(self, request: HttpRequest):  # type: ignore[no-untyped-def]
         # Events name drawn and dealt cards: nobody, staff included, reads them mid-game.
         ended = (GameSession.Status.FINISHED, GameSession.Status.ABORTED)
         return super().get_queryset(request).filter(game__status__in=ended)
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False  # the log is append-only; disputes correct games through services
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

@@ -21,6 +21,9 @@ from games.verification import verify_game
 from hosting.errors import Conflict, Forbidden, NotFound
 from hosting.identity import guest_for, remember_guest
 from hosting.roles import is_organiser
+from hosting.throttles import CreateLimit, Limit
+
+MAX_GRACE_SECONDS = 7 * 24 * 3600  # a week: any longer is an abandoned seat
 
 
 class SeatInput(serializers.Serializer):
@@ -42,7 +45,21 @@ class GameCreateInput(serializers.Serializer):
     config = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
     seats = SeatInput(many=True)
-    grace_seconds = serializers.IntegerField(required=False, default=90, min_value=0)
+    grace_seconds = serializers.IntegerField(
+        required=False, default=90, min_value=0, max_value=MAX_GRACE_SECONDS
+    )
+
+
+class ClaimLimit(Limit):
+    scope = "claim"
+
+    def account(self, request: Request) -> str | None:
+        key = seat_key(request)  # the user, or the guest this browser already is
+        return None if key is None else f"{key.column}:{key.value}"
+
+
+class ActionLimit(ClaimLimit):
+    scope = "action"  # the account is the seat's credential: token, user or guest
 
 
 def _action_input(data: Any) -> tuple[Any, str | None, int | None]:
@@ -116,6 +133,8 @@ def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:
 
 
 class GameCreateView(APIView):
+    throttle_classes = [CreateLimit]
+
     def post(self, request: Request) -> Response:
         if not is_organiser(request.user):
             raise Forbidden("only organisers can create games")
@@ -149,6 +168,8 @@ class GameDetailView(APIView):
 
 
 class SeatClaimView(APIView):
+    throttle_classes = [ClaimLimit]
+
     def post(self, request: Request, game_id: int, number: int) -> Response:
         user = request.user if request.user.is_authenticated else None
         keep = _keeps_session(request.data)
@@ -187,6 +208,8 @@ class GameStartView(APIView):
 
 
 class GameActionView(APIView):
+    throttle_classes = [ActionLimit]
+
     def post(self, request: Request, game_id: int) -> HttpResponse:
         # The seat is found among those the move locks: no query of its own.
         key = seat_key(request)

@@ -42,7 +42,10 @@ class TimeControl:
         unknown = set(data) - {"allowances", "reserve", "increment", "policy"}
         if unknown:
             raise TimeControlError(f"unknown time control field(s): {', '.join(sorted(unknown))}")
-        allowances = {**defaults.get("allowances", {}), **data.get("allowances", {})}
+        given = data.get("allowances", {})
+        if not isinstance(given, dict):
+            raise TimeControlError('allowances is an object of seconds by phase: {"turn": 30}')
+        allowances = {**defaults.get("allowances", {}), **given}
         extra = set(allowances) - set(defaults.get("allowances", {}))
         if extra:
             known = ", ".join(sorted(defaults.get("allowances", {})))
@@ -58,6 +61,8 @@ class TimeControl:
         _check_seconds("reserve", reserve)
         _check_seconds("increment", increment)
         policy = data.get("policy", defaults.get("policy", "engine"))
+        if not isinstance(policy, str) or policy not in POLICIES:
+            raise TimeControlError(f"policy is one of: {', '.join(POLICIES)}")
         if policy != defaults.get("policy", policy):
             raise TimeControlError(f"this game's expiry policy is {defaults['policy']!r}")
         return cls(allowances, float(reserve), float(increment), policy, choices)

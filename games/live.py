@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
 
 from games import services, store
 from games.access import seat_for
@@ -22,6 +23,7 @@ from games.payloads import audience_key, dumps, game_payload
 from hosting import broadcast
 
 KEEPALIVE_SECONDS = 15
+MAX_VERSION_DIGITS = 18
 
 
 def _open(request: HttpRequest, game_id: int) -> tuple[GameSession | None, Seat | None]:
@@ -61,14 +63,33 @@ def _message(version: int | None, text: str) -> str:
     return f"{event_id}event: state\ndata: {text}\n\n"
 
 
+def _resume_from(request: HttpRequest) -> int | None:
+    """The version a reconnecting stream already has (-1: none), or None if the header is not
+    one of our event ids (a version, at most 18 ASCII digits)."""
+    last_seen = request.headers.get("Last-Event-ID", "").strip()
+    if not last_seen:
+        return -1
+    if len(last_seen) > MAX_VERSION_DIGITS or not (last_seen.isascii() and last_seen.isdigit()):
+        return None
+    return int(last_seen)
+
+
+@csrf_exempt  # it only reads; any other method is refused as a 405 below
 async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
+    if request.method not in ("GET", "HEAD"):
+        detail = f"{request.method} is not allowed: a live stream is read with GET"
+        response = JsonResponse({"error": "method_not_allowed", "detail": detail}, status=405)
+        response["Allow"] = "GET, HEAD"
+        return response
+    resume_from = _resume_from(request)
+    if resume_from is None:
+        detail = "Last-Event-ID must be the id of an event this stream sent (a version number)"
+        return JsonResponse({"error": "invalid", "detail": detail}, status=400)
     game, seat = await sync_to_async(_open)(request, game_id)
     if game is None:
         return JsonResponse({"error": "not_found", "detail": f"no game {game_id}"}, status=404)
     number = seat.number if seat is not None else None
     audience = audience_key(number)
-    last_seen = request.headers.get("Last-Event-ID", "")
-    resume_from = int(last_seen) if last_seen.isdigit() else -1
 
     async def events() -> AsyncIterator[str]:
         sent = resume_from
@@ -84,7 +105,9 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
             while True:
                 if update is None:
                     yield ": keep-alive\n\n"
-                elif update.version > sent and audience in update.parts:
+                elif audience not in update.parts:
+                    return  # the seat is no longer this person's: they left
+                elif update.version > sent:
                     sent = update.version
                     yield _message(update.version, update.parts[audience])
                 if update is not None and update.final:

@@ -28,9 +28,11 @@ def game_payload(
 
 
 def render_all(game: GameSession, seats: list[Seat], moment: float) -> dict[str, str]:
-    """Every audience's payload as compact JSON, keyed by ``audience_key``."""
+    """Every audience's payload as compact JSON, keyed by ``audience_key``: the spectators
+    and each person's seat. A computer's seat is nobody's audience (a stream still open for
+    a seat its person left finds its audience gone, and ends)."""
     shared = _shared(game, seats, moment)
-    audiences = [None, *(s.number for s in seats)]
+    audiences = [None, *(s.number for s in seats if s.kind == Seat.Kind.HUMAN)]
     return {audience_key(n): dumps(_for_audience(game, shared, n)) for n in audiences}
 
 

@@ -400,7 +400,9 @@ def substitute_if_still_away(*, game_id: int, seat: int, since: float) -> bool:
 
 
 def substitute_seat(*, game_id: int, seat: int) -> bool:
-    """A computer substitute, labelled as such, finishes the seat of someone who left."""
+    """A computer substitute, labelled as such, finishes the seat of someone who left. The
+    seat's credentials end with it: its token and its guest no longer hold it (the account
+    stays recorded, for the results, but no longer holds the seat either: ``access``)."""
     with transaction.atomic():
         game, seats, _ = _lock(game_id)
         player = _seat(seats, seat)
@@ -409,12 +411,35 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
         engine = engine_for(game.engine)
         player.kind = Seat.Kind.SUBSTITUTE
         player.bot = default_bot(engine)
-        player.save(update_fields=["kind", "bot"])
+        player.token_sha256 = ""
+        player.guest_id = ""
+        player.save(update_fields=["kind", "bot", "token_sha256", "guest_id"])
         control = game.control(engine)
         notice = {"type": "substitute", "seat": seat, "on": True}
         # Engines whose rules treat substitutes specially (Color Clash scoring) are told.
         with contextlib.suppress(IllegalAction):
             _apply(game, engine, control, None, notice, None, now())
+        _save(game, seats)
+        return True
+
+
+def game_void(*, game_id: int, reason: str) -> bool:
+    """Stop a game that no longer counts (a corrected result reset its match). It ends as
+    ``aborted`` with no winner and its log whole, so the seed is revealed and it still
+    verifies; nothing listens for its result. A game already over is left as it ended."""
+    with transaction.atomic():
+        game, seats, _ = _lock(game_id)
+        if game.is_over:
+            return False
+        moment = now()
+        if game.state is not None:
+            control = game.control(engine_for(game.engine))
+            game.clocks = {key: clocks.stop(control, c, moment) for key, c in game.clocks.items()}
+        game.windows = []
+        game.next_deadline = None
+        game.status = GameSession.Status.ABORTED
+        game.outcome = {"voided": True, "reason": reason, "winners": [], "ranking": []}
+        game.finished = datetime.fromtimestamp(moment, tz=UTC)
         _save(game, seats)
         return True
 

@@ -84,10 +84,10 @@ def seats_of(game_id: int) -> list[Seat]:
 
 
 def seat_by(game_id: int, column: str, value: Any) -> Seat | None:
-    """The game's seat whose ``column`` (one of ``SEAT_KEYS``) holds ``value``."""
-    found = rows.load(
-        _db(), Seat, f"WHERE game_id = %s AND {_seat_key(column)} = %s", [game_id, value]
-    )
+    """The game's person's seat whose ``column`` (one of ``SEAT_KEYS``) holds ``value``
+    (as ``access.SeatKey.find`` finds it)."""
+    where = f"WHERE game_id = %s AND {_seat_key(column)} = %s AND kind = %s"
+    found = rows.load(_db(), Seat, where, [game_id, value, Seat.Kind.HUMAN.value])
     return found[0] if found else None
 
 

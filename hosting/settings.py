@@ -47,6 +47,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "l
 if TESTING:
     ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "hosting.errors.csrf_failure"  # JSON under /api/ and /live/
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -157,15 +158,47 @@ STORAGES = {
 }
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
-    ],
+    # Sessions for browsers, seat tokens (games.access) for bots. No HTTP Basic: it hashed a
+    # password on every request (~0.7 s of a web thread per failed guess) and cannot play.
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # Proxies in front that set X-Forwarded-For: the client is the address the last of them
+    # saw. 0 (the default): the connecting address; a client cannot choose it.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # JSON only, checked at the edge (depth, NUL characters): forms are a 415.
+    "DEFAULT_PARSER_CLASSES": ["hosting.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + ([] if PRODUCTION else ["rest_framework.renderers.BrowsableAPIRenderer"]),
     "EXCEPTION_HANDLER": "hosting.errors.exception_handler",
 }
+
+# Rate limits (hosting.throttles): shared by every process through Redis, else per process.
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "cache",
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+# Requests per client (address) and per account, in fixed windows: far above real play (a
+# bot acting every 0.1 s is 600/m) and far below a flood. ``THROTTLE_RATES`` overrides some,
+# e.g. "action.client=100000/m,claim.client=off" (the live-load benchmark raises them: its
+# bots all come from one address).
+THROTTLE_RATES = {
+    "login.client": "10/m",
+    "login.account": "5/m",
+    "signup.client": "10/h",
+    "create.client": "120/m",
+    "create.account": "60/m",
+    "claim.client": "120/m",
+    "claim.account": "30/m",
+    "action.client": "6000/m",
+    "action.account": "1200/m",
+} | dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", []))
 
 # Celery: Redis when configured; otherwise tasks run in process (see hosting.scheduler).
 CELERY_BROKER_URL = REDIS_URL or "memory://"

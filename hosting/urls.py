@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 
 from games.urls import api_urls, live_urls
-from hosting import accounts, api, health, pages
+from hosting import accounts, api, errors, health, pages
+from hosting.throttles import limit_posts, posted_username
 from tournaments.page_urls import live_urls as tournament_live_urls
 
 urlpatterns = [
@@ -17,8 +18,12 @@ urlpatterns = [
     ),
     path("healthz", health.healthz, name="healthz"),
     path("api/ping", api.PingView.as_view(), name="api-ping"),
-    path("accounts/signup/", accounts.SignUpView.as_view(), name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/signup/", limit_posts("signup")(accounts.SignUpView.as_view()), name="signup"),
+    path(
+        "accounts/login/",
+        limit_posts("login", posted_username)(auth_views.LoginView.as_view()),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/games/", include(api_urls)),
@@ -26,4 +31,11 @@ urlpatterns = [
     path("api/tournaments/", include("tournaments.urls")),
     path("tournaments/", include("tournaments.page_urls")),
     path("live/tournaments/", include(tournament_live_urls)),
+    # Keep last: whatever no endpoint above matched under the JSON prefixes is a JSON 404.
+    re_path(r"^(?:api|live)/", errors.unknown_endpoint),
 ]
+
+handler400 = errors.bad_request
+handler403 = errors.permission_denied
+handler404 = errors.page_not_found
+handler500 = errors.server_error

@@ -77,6 +77,26 @@ def celery_queue() -> str:
     return queue
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> None:
+    """Each test starts with no request counted against the rate limits: the counters live
+    in Redis across tests, and the whole suite comes from one address."""
+    from django.core.cache import cache
+    from django.core.cache.backends.redis import RedisCache
+
+    from hosting.throttles import KEY_PREFIX
+
+    if not isinstance(cache, RedisCache):
+        cache.clear()
+        return
+    if "redis" in _unreachable:
+        return
+    client = cache._cache.get_client(write=True)
+    stale = list(client.scan_iter(match=cache.make_key(f"{KEY_PREFIX}:*"), count=1000))
+    if stale:
+        client.delete(*stale)
+
+
 @pytest.fixture
 def asgi_server(transactional_db) -> str:
     """The ASGI app served by uvicorn in a thread, on the test database; yields its base URL."""

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.formats.json_api import bracket_json, standings_json, swiss_json
+from tournaments.formats.json_api import (
+    bracket_json,
+    placements_json,
+    standings_json,
+    swiss_json,
+)
 from tournaments.models import Entrant, Match, Stage, Tournament
+from tournaments.tiebreaks import DEFAULT_REGULATIONS
 
 BRACKET_FORMATS = ("single_elimination", "double_elimination", "round_robin")
 
@@ -59,13 +65,17 @@ def round_state(stage: Stage, *, total_rounds: int | None = None) -> dict[str, A
     matches = stage.matches.select_related("home", "away", "winner", "round").order_by(
         "round__number", "code"
     )
-    by_round: dict[int, list[Match]] = {}
+    # Double elimination plays a winners' and a losers' round 1 (and so on) side by side, with
+    # the same players in both: each is a round of the record of its own.
+    split = stage.format == "double_elimination"
+    by_round: dict[tuple[int, str], list[Match]] = {}
     for match in matches:
         if match.is_decided:
-            by_round.setdefault(match.round.number, []).append(match)
-    for number in sorted(by_round):
+            key = (match.round.number, match.round.bracket if split else "")
+            by_round.setdefault(key, []).append(match)
+    for key in sorted(by_round):
         games, byes = [], []
-        for match in by_round[number]:
+        for match in by_round[key]:
             if match.result_kind == Match.ResultKind.BYE:
                 byes.append({"player": match.winner.seed, "points": bye_points, "kind": "pab"})
             elif match.status == Match.Status.FINISHED:
@@ -98,8 +108,47 @@ def swiss_pairings(stage: Stage) -> dict[str, Any]:
     return swiss_json(round_state(stage))
 
 
-def standings(stage: Stage, tiebreaks: list[str], dmo_seed: int | None = None) -> list[dict]:
+def standings(
+    stage: Stage,
+    tiebreaks: list[str],
+    dmo_seed: int | None = None,
+    *,
+    regulations: str = DEFAULT_REGULATIONS,
+) -> list[dict]:
+    """Points, then the chain: Swiss (FIDE C.07 Article 16) or round robin (Article 15.2)."""
     state = round_state(stage)
+    state["system"] = "round_robin" if stage.format == "round_robin" else "swiss"
     if dmo_seed is not None:
         state["dmo"] = dmo_seed
-    return standings_json(state, tiebreaks)["standings"]
+    return standings_json(state, tiebreaks, regulations)["standings"]
+
+
+def bracket_placements(stage: Stage) -> list[dict[str, Any]]:
+    """Single or double elimination: placements by the round each seed went out in."""
+    matches = list(stage.matches.select_related("winner", "loser"))
+    seeds = [s for m in matches for s in m.slots if isinstance(s, int)]
+    results = {
+        m.code: {"winner": m.winner.seed, "loser": m.loser.seed}
+        for m in matches
+        if m.status == Match.Status.FINISHED and m.winner_id and m.loser_id
+    }
+    options = stage.options
+    state = {
+        "format": stage.format,
+        "participants": max(seeds),
+        "third_place": bool(options.get("third_place", False)),
+        "grand_final": options.get("grand_final", "single"),
+        "results": results,
+    }
+    return placements_json(state)["standings"]
+
+
+def season_placements(tournament: Tournament) -> list[dict[str, Any]]:
+    """A Genius season by episode of elimination; ids are seeds, as in every standings row."""
+    cast = tournament.entrants.filter(status__in=ACTIVE, seed__isnull=False)
+    state = {
+        "format": "genius",
+        "players": [{"id": e.seed, "eliminated_in": e.eliminated_in} for e in cast],
+        "episodes": tournament.episodes.count() or 1,
+    }
+    return placements_json(state)["standings"]

@@ -63,6 +63,8 @@ class TournamentCreateInput(serializers.Serializer):
     tiebreaks = serializers.ListField(
         child=serializers.CharField(max_length=40), required=False, default=list
     )
+    # The version's name is checked by the service, which says which names exist.
+    tiebreak_regulations = serializers.CharField(required=False, max_length=40)
     capacity = _count(required=False, allow_null=True, min_value=2)
     best_of = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
     play_online = serializers.BooleanField(required=False, default=True)
@@ -109,6 +111,18 @@ class ResultInput(serializers.Serializer):
     forfeit = serializers.BooleanField(required=False, default=False)
     force = serializers.BooleanField(required=False, default=False)
     reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=500)
+    # A forced correction: first a dry run that lists what it resets, then that same list.
+    dry_run = serializers.BooleanField(required=False, default=False)
+    resets = serializers.ListField(
+        child=serializers.CharField(max_length=20), required=False, max_length=1000
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data["dry_run"] and not data["force"]:
+            raise serializers.ValidationError(
+                'a dry run previews a forced correction: send it with "force": true'
+            )
+        return data
 
 
 class SealedOpenInput(serializers.Serializer):
@@ -260,6 +274,8 @@ def _match_payload(match: Match, round_: Round, names: dict[int, str]) -> dict[s
         "winner": match.winner_id,
         # Spectators follow these at /api/games/<id>/ and /live/games/<id>/.
         "games": [link.game_id for link in match.match_games.all()],
+        # Games a correction voided when it reset this match (kept, no longer counted).
+        "voided_games": match.extra.get("voided_games", []),
     }
 
 
@@ -488,6 +504,24 @@ class MatchResultView(TournamentAPIView):
         match = _match(tournament, code)
         data = _valid(ResultInput, request.data)
         winner = None if data["winner"] is None else _entrant(tournament, data["winner"])
+        if data["dry_run"]:
+            plan = services.correction_preview(
+                match=match,
+                by=request.user,
+                winner=winner,
+                home_score=data.get("home_score"),
+                away_score=data.get("away_score"),
+                reason=data["reason"],
+            )
+            return Response(
+                {
+                    "dry_run": True,
+                    "match": match.code,
+                    "resets": list(plan.resets),
+                    "refills": list(plan.refills),
+                    "later_rounds_kept": list(plan.later_swiss),
+                }
+            )
         match = services.match_report_result(
             match=match,
             by=request.user,
@@ -497,6 +531,7 @@ class MatchResultView(TournamentAPIView):
             forfeit=data["forfeit"],
             force=data["force"],
             reason=data["reason"],
+            resets=data.get("resets"),
         )
         names = {e.pk: e.display_name for e in (match.home, match.away) if e is not None}
         return Response(_match_payload(match, match.round, names))
@@ -505,7 +540,8 @@ class MatchResultView(TournamentAPIView):
 class StandingsView(TournamentAPIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
-        return Response({"standings": services.standings(tournament=tournament)})
+        regulations = request.query_params.get("regulations")  # another version, to compare
+        return Response(services.standings_table(tournament=tournament, regulations=regulations))
 
 
 class AuditView(TournamentAPIView):

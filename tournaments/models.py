@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from tournaments.tiebreaks import DEFAULT_REGULATIONS, REGULATIONS
+
 
 class TournamentQuerySet(models.QuerySet):
     def public(self) -> TournamentQuerySet:
@@ -39,7 +41,10 @@ class Tournament(models.Model):
     format_options = models.JSONField(default=dict, blank=True)
     tiebreaks = models.JSONField(default=list, blank=True, help_text="Ordered tie-break keys")
     tiebreak_regulations = models.CharField(
-        max_length=40, default="FIDE C.07 (2024)", help_text="How byes and forfeits count"
+        max_length=40,
+        choices=list(REGULATIONS.items()),
+        default=DEFAULT_REGULATIONS,
+        help_text="The version of FIDE C.07 by which byes and forfeits count in tie-breaks",
     )
     best_of = models.PositiveSmallIntegerField(default=1)
     play_online = models.BooleanField(

@@ -38,8 +38,14 @@ Status = Episode.Status
 
 
 def rules_for(tournament: Tournament) -> genius.SeasonRules:
-    fields = {f.name for f in dataclasses.fields(genius.SeasonRules)}
-    options = {k: v for k, v in tournament.format_options.items() if k in fields}
+    """The season's rules from ``format_options``; an unknown key is refused, not ignored."""
+    fields = [f.name for f in dataclasses.fields(genius.SeasonRules)]
+    options = tournament.format_options
+    unknown = sorted(set(options) - set(fields))
+    if unknown:
+        raise TournamentUserError(
+            f"season rules: unknown rule {unknown[0]!r}; the rules are {', '.join(fields)}"
+        )
     try:
         return genius.SeasonRules(**options)
     except (FormatError, TypeError) as error:
@@ -255,7 +261,7 @@ def main_match_record(*, episode: Episode, by: Any, winners: list[int], losers: 
         rules = rules_for(tournament)
         season = season_for(tournament)
         season, pure = _decided(genius.main_match, season, episode.number, winners, losers, rules)
-        if rules.ec_rule == "mm_loser":
+        if genius.candidates_follow_from_result(pure, rules):
             pure = _decided(genius.name_elimination_candidates, pure, rules)
         pure = _waive_impossible_gift(season, pure)
         _store(episode, pure, season)
@@ -438,9 +444,6 @@ def match_decided(match: Match) -> None:
         Episode.objects.create(tournament=tournament, number=episode.number + 1)
 
 
-TIE_DECISIONS = frozenset({"dmo", "timeout_tie_dmo"})
-
-
 def _death_match_result(episode: Episode, match: Match) -> genius.DeathMatchResult:
     """The DM's winner as the game (or the organiser) decided it; a drawn result entered by
     the organiser is a tie, which the DMO wins. ``tie`` also records a game that its own
@@ -454,7 +457,7 @@ def _death_match_result(episode: Episode, match: Match) -> genius.DeathMatchResu
     )
     last = match.match_games.order_by("-number").select_related("game").first()
     decided_by = ((last.game.outcome or {}).get("details", {}) if last else {}).get("decided_by")
-    return dataclasses.replace(result, tie=decided_by in TIE_DECISIONS)
+    return dataclasses.replace(result, tie=decided_by in services.DMO_TIE_DECISIONS)
 
 
 def _finish_season(tournament: Tournament, episode: Episode, match: Match) -> None:

@@ -22,7 +22,7 @@ from games.engines.base import ConfigError
 from games.models import GameSession
 from hosting.errors import Conflict, Forbidden, UserError
 from hosting.roles import is_organiser, is_staff_admin
-from tournaments import adapters, tiebreaks
+from tournaments import adapters, corrections, tiebreaks
 from tournaments.formats import FormatError
 from tournaments.formats.double_elimination import reset_needed
 from tournaments.models import (
@@ -87,11 +87,13 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
         raise TournamentUserError(f"the address {fields['slug']!r} is reserved; choose another")
     if fields.get("format") not in TOURNAMENT_FORMATS:
         raise TournamentUserError(f"the format is one of: {', '.join(TOURNAMENT_FORMATS)}")
-    for key in fields.get("tiebreaks", []):
-        try:
+    try:
+        for key in fields.get("tiebreaks", []):
             tiebreaks.get(key)
-        except FormatError as error:
-            raise TournamentUserError(str(error)) from None
+        if "tiebreak_regulations" in fields:
+            tiebreaks.check_regulations(fields["tiebreak_regulations"])
+    except FormatError as error:
+        raise TournamentUserError(str(error)) from None
     _check_game_settings(fields)
     if fields.get("format") == "genius":
         from tournaments.seasons import rules_for
@@ -106,13 +108,33 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
     return tournament
 
 
+# Ruleset keys the tournament itself reads; the engine is given the rest as its config.
+UNDECIDED_RULES = ("replay", "higher_seed")
+
+
+def engine_config(ruleset: dict[str, Any]) -> dict[str, Any]:
+    """The game's config: the tournament's ruleset without the tournament's own keys."""
+    return {key: value for key, value in (ruleset or {}).items() if key != "undecided"}
+
+
+def undecided_rule(tournament: Tournament) -> str:
+    """What settles an elimination match whose games leave it level (a drawn game, a double
+    timeout): ``replay`` (another game, the default) or ``higher_seed`` (the better seed)."""
+    return (tournament.ruleset or {}).get("undecided", "replay")
+
+
 def _check_game_settings(fields: dict[str, Any]) -> None:
     """The ruleset and time control must be ones the game accepts, checked for a two-seat
     game (or the engine's smallest table) so that mistakes surface now, not at the start."""
     engine = engines.get(fields["game"])
     seats = max(2, engine.min_seats)
+    undecided = (fields.get("ruleset") or {}).get("undecided", "replay")
+    if undecided not in UNDECIDED_RULES:
+        raise TournamentUserError(
+            f"ruleset: undecided must be one of {', '.join(UNDECIDED_RULES)}, got {undecided!r}"
+        )
     try:
-        config = engine.validate_config(dict(fields.get("ruleset") or {}), seats)
+        config = engine.validate_config(engine_config(fields.get("ruleset") or {}), seats)
         defaults = game_services.time_control_defaults(engine, config)
         TimeControl.from_json(fields.get("time_control") or {}, defaults)
     except (ConfigError, TimeControlError) as error:
@@ -460,7 +482,7 @@ def _start_next_game(match: Match) -> None:
             game_services.SeatSpec(display_name=e.display_name, role=role)
             for e, role in zip(entrants, roles, strict=True)
         ],
-        config=tournament.ruleset,
+        config=engine_config(tournament.ruleset),
         time_control=tournament.time_control,
         created_by=tournament.organiser,
     )
@@ -477,7 +499,12 @@ def _start_next_game(match: Match) -> None:
 
 
 def game_result_recorded(*, game_id: int) -> None:
-    """A hosted game ended: count it for its match, then decide or continue the match."""
+    """A hosted game ended: count it for its match, then decide or continue the match.
+
+    A match its games leave level is decided only where draws count (Swiss, round robin,
+    Genius Death Matches, which the DMO wins); an elimination match plays another game, or
+    goes to the better seed when the ruleset says ``"undecided": "higher_seed"``.
+    """
     with transaction.atomic():
         link = MatchGame.objects.select_related("match__stage__tournament").filter(game_id=game_id)
         link = link.first()
@@ -492,18 +519,40 @@ def game_result_recorded(*, game_id: int) -> None:
         needed = match.best_of // 2 + 1
         played = match.match_games.count()
         decided = max(match.home_score, match.away_score) >= needed or played >= match.best_of
-        if decided and (match.home_score != match.away_score or _draws_allowed(match)):
+        level = match.home_score == match.away_score
+        if decided and (not level or _draws_allowed(match)):
             _decide(match, Match.ResultKind.PLAYED)
             audit(tournament, None, "match.result_from_games", match=match.code)
+            _after_result(match)
+        elif decided and _goes_to_higher_seed(match):
+            better = min((match.home, match.away), key=lambda e: e.seed or math.inf)
+            _decide(match, Match.ResultKind.PLAYED, winner=better)
+            match.extra = {**match.extra, "decided_by": "higher_seed"}
+            match.save(update_fields=["extra"])
+            audit(tournament, None, "match.result_from_games", match=match.code, by="higher_seed")
             _after_result(match)
         else:
             _start_next_game(match)
 
 
+# How an engine reports a game it gave to the Death Match Opponent only because it was level
+# (Drafting Trios: a tie on points and power cards, or both reserves out at once).
+DMO_TIE_DECISIONS = frozenset({"dmo", "timeout_tie_dmo"})
+
+
+def _is_death_match(match: Match) -> bool:
+    """ "Ties go to the DMO" is a rule of Genius Death Matches, not of the season's final."""
+    return match.stage.format == "genius" and match.code != "FINAL"
+
+
 def _count_game(match: Match, link: MatchGame, outcome: dict[str, Any]) -> None:
     home, away = str(link.home_seat), str(1 - link.home_seat)
     winners = [str(seat) for seat in outcome.get("winners", [])]
-    if (home in winners and away in winners) or not winners:
+    decided_by = (outcome.get("details") or {}).get("decided_by")
+    undecided = (home in winners and away in winners) or not winners
+    if decided_by in DMO_TIE_DECISIONS and not _is_death_match(match):
+        undecided = True  # level, whatever seat the engine's Death Match rule favoured
+    if undecided:
         match.home_score += 0.5
         match.away_score += 0.5
     elif home in winners:
@@ -523,18 +572,25 @@ def _count_game(match: Match, link: MatchGame, outcome: dict[str, Any]) -> None:
 
 def _draws_allowed(match: Match) -> bool:
     """Swiss and round robin score draws; a drawn Death Match goes to the DMO."""
-    return match.stage.format in ("swiss", "round_robin") or (
-        match.stage.format == "genius" and match.code != "FINAL"
+    return match.stage.format in ("swiss", "round_robin") or _is_death_match(match)
+
+
+def _goes_to_higher_seed(match: Match) -> bool:
+    """A classic bracket's ruleset may settle a level match by seeding; a season's final is
+    always replayed (it has no seeds to favour, only two survivors)."""
+    return (
+        match.stage.format != "genius" and undecided_rule(match.stage.tournament) == "higher_seed"
     )
 
 
-def _decide(match: Match, kind: str) -> None:
+def _decide(match: Match, kind: str, winner: Entrant | None = None) -> None:
+    """Finish the match: the higher score wins, or ``winner`` when given; level is a draw."""
     match.status = Match.Status.FINISHED
-    if match.home_score == match.away_score:
+    if winner is None and match.home_score == match.away_score:
         match.result_kind = Match.ResultKind.DRAW
         match.winner = match.loser = None
     else:
-        home_won = match.home_score > match.away_score
+        home_won = match.home_score > match.away_score if winner is None else winner == match.home
         match.result_kind = kind
         match.winner, match.loser = (
             (match.home, match.away) if home_won else (match.away, match.home)
@@ -552,40 +608,35 @@ def match_report_result(
     forfeit: bool = False,
     force: bool = False,
     reason: str = "",
+    resets: list[str] | None = None,
 ) -> Match:
-    """The organiser enters (or corrects) a result. A correction is refused once a match that
-    depends on it has started, unless a staff admin forces it with a reason."""
+    """The organiser enters (or corrects) a result. A correction repairs every match it feeds
+    (``tournaments.corrections``); one that would reset a match already started, or that
+    comes before Swiss rounds already paired, is refused unless a staff admin forces it with
+    a reason and the ``resets`` that ``correction_preview`` listed."""
     with transaction.atomic():
         tournament = _lock(match.stage.tournament)
         check_runs(tournament, by)
         match = Match.objects.select_for_update().get(pk=match.pk)
-        if match.home is None or match.away is None:
-            raise Conflict("this match does not have both entrants yet")
-        if winner is not None and winner not in (match.home, match.away):
-            raise TournamentUserError("the winner must be one of the match's two entrants")
-        if winner is None and not _draws_allowed(match):
-            raise TournamentUserError("an elimination match needs a winner")
+        scores = _checked_result(match, winner, home_score, away_score)
         correcting = match.status == Match.Status.FINISHED
-        if correcting:
-            later = _started_dependents(match)
-            if later and not force:
-                raise Conflict(
-                    f"{', '.join(later)} already started; a staff admin may force the "
-                    "correction with a reason"
-                )
-            if force and not (is_staff_admin(by) and reason.strip()):
-                raise Forbidden("forcing a correction takes a staff admin and a reason")
+        plan = _correction_plan(match, winner, by, force, reason) if correcting else None
+        if plan is not None and resets is None and plan.blocking:
+            raise TournamentUserError(
+                'a forced correction names the matches it resets: send it with "dry_run": true '
+                'first, then again with the "resets" it lists'
+            )
+        if plan is not None and resets is not None and list(resets) != list(plan.resets):
+            raise Conflict(
+                f"the correction would now reset {_listed(plan.resets)}, not "
+                f"{_listed(resets)}; run the dry run again"
+            )
         previous = {"winner": match.winner_id, "home": match.home_score, "away": match.away_score}
-        if winner is None:
-            match.home_score = match.away_score = home_score if home_score is not None else 0.5
-        else:
-            won, lost = (1.0, 0.0)
-            home_won = winner == match.home
-            match.home_score = home_score if home_score is not None else (won if home_won else lost)
-            match.away_score = away_score if away_score is not None else (lost if home_won else won)
-            if (match.home_score > match.away_score) != home_won:
-                raise TournamentUserError("the score contradicts the winner")
+        match.home_score, match.away_score = scores
         _decide(match, Match.ResultKind.FORFEIT if forfeit else Match.ResultKind.PLAYED)
+        for link in match.match_games.filter(game__status=GameSession.Status.RUNNING):
+            # The result is settled: a game still under way for it no longer counts.
+            game_services.game_void(game_id=link.game_id, reason=f"{match.code} was decided")
         action = "match.result_corrected" if correcting else "match.result_entered"
         audit(
             tournament,
@@ -596,11 +647,78 @@ def match_report_result(
             previous=previous if correcting else None,
             winner=match.winner_id,
             forced=force,
+            **({"resets": list(plan.resets)} if plan and plan.resets else {}),
+            **({"later_rounds_kept": list(plan.later_swiss)} if plan and plan.later_swiss else {}),
         )
-        if correcting:
-            _refill_dependents(match)
+        if plan is not None:
+            corrections.apply(match, plan, by=by, reason=reason)
         _after_result(match)
         return match
+
+
+def correction_preview(
+    *,
+    match: Match,
+    by: Any,
+    winner: Entrant | None,
+    home_score: float | None = None,
+    away_score: float | None = None,
+    reason: str = "",
+) -> corrections.Plan:
+    """A forced correction's dry run: what it would reset, checked as the correction itself
+    is (a staff admin, a reason, a result the match allows), changing nothing."""
+    with transaction.atomic():
+        tournament = _lock(match.stage.tournament)
+        check_runs(tournament, by)
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        _checked_result(match, winner, home_score, away_score)
+        if match.status != Match.Status.FINISHED:
+            raise Conflict(f"{match.code} has no result to correct yet")
+        return _correction_plan(match, winner, by, True, reason)
+
+
+def _checked_result(
+    match: Match, winner: Entrant | None, home_score: float | None, away_score: float | None
+) -> tuple[float, float]:
+    """The home and away scores of a result the match allows, or a refusal saying why."""
+    if match.home is None or match.away is None:
+        raise Conflict("this match does not have both entrants yet")
+    if winner is not None and winner not in (match.home, match.away):
+        raise TournamentUserError("the winner must be one of the match's two entrants")
+    if winner is None and not _draws_allowed(match):
+        raise TournamentUserError("an elimination match needs a winner")
+    if winner is None:
+        drawn = home_score if home_score is not None else 0.5
+        return drawn, drawn
+    home_won = winner == match.home
+    won, lost = 1.0, 0.0
+    home = home_score if home_score is not None else (won if home_won else lost)
+    away = away_score if away_score is not None else (lost if home_won else won)
+    if (home > away) != home_won:
+        raise TournamentUserError("the score contradicts the winner")
+    return home, away
+
+
+def _correction_plan(
+    match: Match, winner: Entrant | None, by: Any, force: bool, reason: str
+) -> corrections.Plan:
+    if match.stage.format == "genius":
+        raise Conflict(
+            "a Death Match result is settled into the season (the elimination and its "
+            "garnets); changing it is a dispute ruling"
+        )
+    plan = corrections.plan(match, winner)
+    if plan.blocking and not force:
+        started = ", ".join(plan.resets) or f"round {match.round.number + 1}"
+        verb = "already started" if plan.resets else "is already paired"
+        raise Conflict(f"{started} {verb}; a staff admin may force the correction with a reason")
+    if force and not (is_staff_admin(by) and reason.strip()):
+        raise Forbidden("forcing a correction takes a staff admin and a reason")
+    return plan
+
+
+def _listed(codes: Any) -> str:
+    return ", ".join(codes) if codes else "no match"
 
 
 def _after_result(match: Match) -> None:
@@ -612,49 +730,56 @@ def _after_result(match: Match) -> None:
         _advance(match.stage)
 
 
-def _dependents(match: Match) -> list[Match]:
-    prefix = f"{match.code}:"
-    return [
-        other
-        for other in match.stage.matches.all()
-        if any(isinstance(s, str) and s.startswith(prefix) for s in other.slots)
-    ]
-
-
-def _started_dependents(match: Match) -> list[str]:
-    later = [m.code for m in _dependents(match) if m.has_started]
-    if match.stage.format == "swiss":
-        later += [
-            m.code
-            for m in match.stage.matches.filter(round__number__gt=match.round.number)
-            if m.has_started or m.result_kind == Match.ResultKind.BYE
-        ]
-    return later
-
-
-def _refill_dependents(match: Match) -> None:
-    """After a correction, matches fed by this one that have not started are filled afresh."""
-    for other in _dependents(match):
-        if not other.has_started:
-            other.home = other.away = None
-            other.status = Match.Status.PENDING
-            other.save()
-
-
 # -- standings --------------------------------------------------------------------------------
 
 
-def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
-    """Ranked entrants of the latest stage by the tournament's tie-break chain."""
+def standings(*, tournament: Tournament, regulations: str | None = None) -> list[dict[str, Any]]:
+    """Ranked entrants: knockouts and Genius seasons by how far each got (placements), round
+    robin and Swiss by points and the tournament's tie-break chain, under its regulations
+    (or ``regulations``, to see the table under another version)."""
+    if tournament.format == "genius":
+        rows = adapters.season_placements(tournament) if tournament.stages.exists() else []
+        return _named(tournament, rows)
     stage = tournament.stages.order_by("-number").first()
     if stage is None:
         return []
-    seeds = adapters.seeded_entrants(stage)
     chain = [key for key in tournament.tiebreaks if key != "points"]
     try:
-        rows = adapters.standings(stage, chain)
+        if stage.format in PLACEMENT_FORMATS:
+            rows = adapters.bracket_placements(stage)
+        else:
+            rows = adapters.standings(
+                stage, chain, regulations=regulations or tournament.tiebreak_regulations
+            )
+            for row in rows:  # nobody is eliminated from a round robin or a Swiss
+                row["eliminated_in"] = row["round_reached"] = None
     except FormatError as error:
         raise TournamentUserError(str(error)) from None
+    return _named(tournament, rows)
+
+
+PLACEMENT_FORMATS = ("single_elimination", "double_elimination")
+
+
+def standings_table(*, tournament: Tournament, regulations: str | None = None) -> dict[str, Any]:
+    """The standings with what decided them: ``ranking`` is the format whose placements
+    rank the entrants, or ``points`` (then the chain), and ``regulations`` the version of
+    the tie-break regulations applied (the tournament's, unless another is asked for)."""
+    if regulations is not None:
+        try:
+            tiebreaks.check_regulations(regulations)
+        except FormatError as error:
+            raise TournamentUserError(str(error)) from None
+    placed = tournament.format in (*PLACEMENT_FORMATS, "genius")
+    return {
+        "ranking": tournament.format if placed else "points",
+        "regulations": regulations or tournament.tiebreak_regulations,
+        "standings": standings(tournament=tournament, regulations=regulations),
+    }
+
+
+def _named(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seeds = adapters.seeded_entrants_for(tournament)
     for row in rows:
         entrant = seeds.get(row["id"])
         row["entrant"] = entrant.pk if entrant else None

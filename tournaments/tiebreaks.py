@@ -1,15 +1,17 @@
 """Tie-break metrics by key, and the ordered chain a tournament ranks its players with.
 
-The definitions follow the FIDE tie-break regulations (Handbook C.07, version applied from
-August 2024), whose identifier a tournament stores as ``TIEBREAK_REGULATIONS``. Unplayed
-rounds follow its Article 16 (Swiss):
+The definitions follow the FIDE tie-break regulations (Handbook C.07) in one of two
+versions, ``REGULATIONS``, which a tournament stores by name (``fide-2026``, the one in force,
+by default). Unplayed rounds follow their Article 16 (Swiss):
 
 - opponents see a participant's *adjusted* score (16.3): every unplayed round counts the
   points it gave, except a requested bye followed only by voluntary unplayed rounds (or in
   the last round), which counts as a draw;
 - a participant's own unplayed round counts as a game against a *dummy* (16.4) whose score is
-  the participant's own, capped by the scheduled opponent's adjusted score for a forfeit and
-  by half a point per round of the tournament for a bye;
+  the participant's own. ``fide-2024`` (applied from 1 August 2024) stops there;
+  ``fide-2026`` (the amendment applied from 1 March 2026) caps it by the scheduled opponent's
+  adjusted score for a forfeit (16.4.1) and by half a point per round of the tournament for
+  a bye (16.4.2), so that an unplayed round is never worth more than the game would have been;
 - the Cut-1 of Buchholz removes a voluntary unplayed round first (16.5).
 
 Requested byes are the ``half``, ``zero`` and ``absent`` byes (a round a player does not
@@ -28,7 +30,22 @@ from functools import cached_property
 from tournaments.formats.errors import FormatError
 from tournaments.formats.history import Entry, History
 
-TIEBREAK_REGULATIONS = "FIDE C.07 (2024)"
+REGULATIONS: dict[str, str] = {
+    "fide-2024": "FIDE C.07, applied from 1 August 2024",
+    "fide-2026": "FIDE C.07, amended with effect from 1 March 2026",
+}
+DEFAULT_REGULATIONS = "fide-2026"
+
+
+def check_regulations(name: object) -> str:
+    """``name`` if it is a known version of the regulations; otherwise a readable refusal."""
+    if not isinstance(name, str) or name not in REGULATIONS:
+        raise FormatError(
+            f"unknown tie-break regulations {name!r}; choose one of {', '.join(REGULATIONS)}"
+        )
+    return name
+
+
 REQUESTED_BYES = frozenset({"half", "zero", "absent"})
 FORFEITS = frozenset({"forfeit_win", "forfeit_loss"})
 WIN_POINTS, DRAW_POINTS = 1.0, 0.5
@@ -51,9 +68,17 @@ class Contribution:
 class Crosstable:
     """A ``History`` with the scores tie-breaks need, each computed once."""
 
-    def __init__(self, history: History, *, dmo: int | None = None, swiss: bool = True) -> None:
+    def __init__(
+        self,
+        history: History,
+        *,
+        dmo: int | None = None,
+        swiss: bool = True,
+        regulations: str = DEFAULT_REGULATIONS,
+    ) -> None:
         self.history = history
         self.dmo = dmo
+        self.regulations = check_regulations(regulations)
         # Article 16 manages unplayed rounds in Swiss events only. With pre-determined
         # pairings (round robin, 15.2) a forfeit counts as a game and a bye as nothing.
         self.swiss = swiss
@@ -80,8 +105,11 @@ class Crosstable:
         return adjusted
 
     def dummy_score(self, player: int, entry: Entry) -> float:
-        """The dummy opponent's score for one of ``player``'s unplayed rounds (16.4)."""
+        """The dummy opponent's score for one of ``player``'s unplayed rounds (16.4): the
+        player's own, capped since the 2026 amendment (16.4.1 forfeits, 16.4.2 byes)."""
         own = self.scores[player]
+        if self.regulations == "fide-2024":
+            return own
         if entry.kind in FORFEITS:
             return min(own, self.adjusted_scores[entry.opponent])
         return min(own, DRAW_POINTS * self.history.total_rounds)

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from hosting import converters  # noqa: F401  (registers number and code)
 from tournaments import api
 
 urlpatterns = [
@@ -19,7 +20,7 @@ urlpatterns = [
     path("<slug:slug>/withdraw", api.WithdrawView.as_view(), name="tournament-withdraw"),
     path("<slug:slug>/check-in", api.CheckInView.as_view(), name="tournament-check-in"),
     path(
-        "<slug:slug>/matches/<str:code>/result",
+        "<slug:slug>/matches/<code:code>/result",
         api.MatchResultView.as_view(),
         name="tournament-match-result",
     ),
@@ -27,38 +28,40 @@ urlpatterns = [
     path("<slug:slug>/audit", api.AuditView.as_view(), name="tournament-audit"),
     path("<slug:slug>/ledger", api.LedgerView.as_view(), name="tournament-ledger"),
     path(
-        "<slug:slug>/episodes/<int:number>/sealed",
+        "<slug:slug>/episodes/<number:number>/sealed",
         api.SealedOpenView.as_view(),
         name="episode-sealed-open",
     ),
     path(
-        "<slug:slug>/episodes/<int:number>/submit",
+        "<slug:slug>/episodes/<number:number>/submit",
         api.SealedSubmitView.as_view(),
         name="episode-sealed-submit",
     ),
     path(
-        "<slug:slug>/episodes/<int:number>/submissions",
+        "<slug:slug>/episodes/<number:number>/submissions",
         api.SubmissionsView.as_view(),
         name="episode-submissions",
     ),
     path(
-        "<slug:slug>/episodes/<int:number>/reveal",
+        "<slug:slug>/episodes/<number:number>/reveal",
         api.SealedRevealView.as_view(),
         name="episode-sealed-reveal",
     ),
     path(
-        "<slug:slug>/episodes/<int:number>/main-match",
+        "<slug:slug>/episodes/<number:number>/main-match",
         api.MainMatchView.as_view(),
         name="episode-main-match",
     ),
     path(
-        "<slug:slug>/episodes/<int:number>/candidates",
+        "<slug:slug>/episodes/<number:number>/candidates",
         api.CandidatesView.as_view(),
         name="episode-candidates",
     ),
-    path("<slug:slug>/episodes/<int:number>/token", api.TokenView.as_view(), name="episode-token"),
     path(
-        "<slug:slug>/episodes/<int:number>/opponent",
+        "<slug:slug>/episodes/<number:number>/token", api.TokenView.as_view(), name="episode-token"
+    ),
+    path(
+        "<slug:slug>/episodes/<number:number>/opponent",
         api.OpponentView.as_view(),
         name="episode-opponent",
     ),

@@ -7,7 +7,7 @@ every second. Without Chromium, PostgreSQL or Redis the tests are skipped, unles
 
 Fixtures for every browser test (the tournament pages' too):
 - ``live_url``: the base URL of the running service (worker and beat included).
-- ``browser``: one Chromium for the whole run.
+- ``browser``: one Chromium for all the browser tests.
 - ``new_context(locale="en", **options)``: a fresh browser context (its own cookies, so its
   own guest or user), closed after the test. Each records every Server-Sent Event message its
   pages receive in ``window.__sse`` (see ``sse_messages``).
@@ -92,7 +92,9 @@ def _sync_playwright_with_django(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop in the main thread while
+# it runs, and every later test there would be taken for async code by Django and asgiref.
+@pytest.fixture(scope="package")
 def _playwright() -> Iterator[object]:
     problem = _missing()
     if problem:
@@ -101,9 +103,15 @@ def _playwright() -> Iterator[object]:
 
     with sync_playwright() as playwright:
         yield playwright
+    # While the loop ran, Django kept this thread's connections per asyncio context; the live
+    # server's teardown terminated every backend but that context's, so the thread's own may
+    # be dead now: drop them, and the next test reconnects.
+    from django.db import connections
+
+    connections.close_all()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(_playwright) -> Iterator[object]:
     chromium = _playwright.chromium.launch(
         executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True

@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 from games.models import Seat
 from tests.games.hosting_helpers import (
     FakeClock,
+    bot_client,
     claim,
     create_game,
     invite,
@@ -148,3 +149,70 @@ def test_a_refused_claim_leaves_no_session_and_a_bot_needs_no_csrf(organiser, en
     bot = APIClient(enforce_csrf_checks=True).post(claim_url(game_id, 0), body, format="json")
     assert bot.status_code == 201 and "csrftoken" not in bot.cookies
     assert Session.objects.count() == sessions
+
+
+def started_pair(organiser) -> tuple[int, list]:
+    game_id = create_game(organiser, "high_card", 2)
+    players = [claim(game_id, 0), claim(game_id, 1)]
+    assert organiser.post(f"/api/games/{game_id}/start").status_code == 200
+    return game_id, players
+
+
+def test_leaving_ends_the_seats_token_and_session(organiser, engine, clock):
+    game_id, (leaver, other) = started_pair(organiser)
+    by_token = bot_client(leaver.token)
+    assert by_token.get(f"/api/games/{game_id}/").json()["view"]["hand"]
+    assert leaver.client.post(f"/api/games/{game_id}/leave").status_code == 200
+    card = {"type": "play", "card": 1}
+    for client in (by_token, leaver.client):  # the token and the guest's session alike
+        state = client.get(f"/api/games/{game_id}/").json()
+        assert state["seat"] is None and "hand" not in state["view"] and "legal" not in state
+        assert client.get(f"/api/games/{game_id}/legal").status_code == 403
+        acted = client.post(f"/api/games/{game_id}/actions", {"action": card}, format="json")
+        assert (
+            acted.status_code == 403 and acted.json()["detail"] == "you hold no seat in this game"
+        )
+        assert client.post(f"/api/games/{game_id}/token").status_code == 403
+        assert client.post(f"/api/games/{game_id}/leave").status_code == 403
+    assert other.state(game_id)["seat"] == 1  # the other player plays on
+
+
+def test_leaving_ends_a_signed_in_players_hold_on_the_seat(engine, clock, django_user_model):
+    organiser = organiser_client(django_user_model)
+    ann = signed_in(django_user_model, "ann")
+    body = {"engine": "high_card", "seats": [{"user": "ann"}, {}]}
+    game_id = organiser.post("/api/games/", body, format="json").json()["game"]
+    claim(game_id, 1)
+    organiser.post(f"/api/games/{game_id}/start")
+    assert ann.get(f"/api/games/{game_id}/").json()["seat"] == 0
+    assert ann.post(f"/api/games/{game_id}/leave").status_code == 200
+    state = ann.get(f"/api/games/{game_id}/").json()
+    assert state["seat"] is None and "hand" not in state["view"]
+    assert Seat.objects.get(game_id=game_id, number=0).user.username == "ann"  # still recorded
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_leavers_open_stream_ends_with_the_seat(django_user_model):
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    register_tiny()
+    game_id, (leaver, _) = started_pair(organiser_client(django_user_model))
+
+    async def scenario() -> list[str]:
+        headers = {"Authorization": f"Seat {leaver.token}"}
+        response = await AsyncClient().get(f"/live/games/{game_id}/", headers=headers)
+        stream = response.streaming_content.__aiter__()
+        chunks = [await asyncio.wait_for(stream.__anext__(), 5) for _ in range(2)]
+        left = await sync_to_async(bot_client(leaver.token).post)(f"/api/games/{game_id}/leave")
+        assert left.status_code == 200, left.content
+        try:
+            while True:
+                chunks.append(await asyncio.wait_for(stream.__anext__(), 5))
+        except StopAsyncIteration:
+            return [c.decode() if isinstance(c, bytes) else c for c in chunks]
+
+    chunks = asyncio.run(scenario())
+    assert '"seat":0' in chunks[1] and all('"hand"' not in c for c in chunks[2:])

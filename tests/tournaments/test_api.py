@@ -188,14 +188,18 @@ def test_a_correction_after_a_later_match_started_takes_a_staff_admin_and_is_aud
     assert forced.json()["detail"] == "forcing a correction takes a staff admin and a reason"
     referee = client_for(user("referee", STAFF_ADMIN))
     body = correction | {"force": True, "reason": "score sheet misread"}
+    preview = post(referee, f"{base}/matches/W1.1/result", body | {"dry_run": True})
+    assert preview["dry_run"] is True and preview["resets"] == ["W2.1"]
+    body |= {"resets": preview["resets"]}
     assert post(referee, f"{base}/matches/W1.1/result", body)["winner"] == semis["W1.1"].away_id
-    entries = get(organiser, f"{base}/audit")["results"]
-    assert entries[0]["action"] == "tournaments.match.result_corrected"
-    assert entries[0]["actor"] == "referee" and entries[0]["reason"] == "score sheet misread"
-    assert entries[0]["data"]["forced"] is True
+    entries = {e["action"]: e for e in get(organiser, f"{base}/audit")["results"]}
+    corrected = entries["tournaments.match.result_corrected"]
+    assert corrected["actor"] == "referee" and corrected["reason"] == "score sheet misread"
+    assert corrected["data"]["forced"] is True and corrected["data"]["resets"] == ["W2.1"]
+    assert entries["tournaments.match.reset"]["data"]["match"] == "W2.1"
     player = client_for(players[0].user)
     assert player.get(f"{base}/audit").json() == {
-        "error": "forbidden",
+        "error": "permission_denied",
         "detail": "only the organiser and staff admins read the audit trail",
     }
 
@@ -333,8 +337,8 @@ BAD_REQUESTS = [
     ("host", "post", "", {"name": "X", "slug": "x", "game": "chess", "format": "swiss"}, 400,
      "invalid", "unknown game 'chess'"),
     ("player", "post", "", {"name": "X", "slug": "x", "game": "high_card", "format": "swiss"},
-     403, "forbidden", "only organisers can create tournaments"),
-    ("player", "post", "{t}/start", {}, 403, "forbidden",
+     403, "permission_denied", "only organisers can create tournaments"),
+    ("player", "post", "{t}/start", {}, 403, "permission_denied",
      "only this tournament's organiser can do that"),
     ("spectator", "post", "{t}/check-in", {}, 403, "not_authenticated",
      "Authentication credentials were not provided."),

@@ -81,6 +81,10 @@ def test_swiss_and_standings_from_a_state_file(tmp_path):
         (["bracket", "--format", "single_elimination", "--participants", "1"], "at least 2"),
         (["swiss", "--input", "/no/such/file.json"], "cannot read"),
         (["standings", "--input", "/dev/null", "--tiebreaks", "wins"], "not JSON"),
+        (
+            ["standings", "--input", "/dev/null", "--regulations", "fide-1999"],
+            "unknown tie-break regulations 'fide-1999'; choose one of fide-2024, fide-2026",
+        ),
     ],
 )
 def test_bad_input_is_a_readable_error(args, message):
@@ -95,3 +99,16 @@ def test_unknown_tiebreak_is_named(tmp_path):
     )
     with pytest.raises(CommandError, match="unknown tie-break 'nope'"):
         call_command("standings", "--input", str(path), "--tiebreaks", "nope", stdout=StringIO())
+
+
+def test_standings_of_a_bracket_state_are_placements(tmp_path):
+    path = tmp_path / "bracket.json"
+    results = {"W1.1": {"winner": 1, "loser": 4}, "W1.2": {"winner": 3, "loser": 2}}
+    path.write_text(
+        json.dumps({"format": "single_elimination", "participants": 4, "results": results})
+    )
+    table = run("standings", "--input", str(path))
+    assert table["ranking"] == "single_elimination"
+    assert [(r["id"], r["rank"], r["eliminated_in"]) for r in table["standings"]] == [
+        (1, 1, None), (3, 1, None), (2, 3, "W1"), (4, 3, "W1"),
+    ]  # fmt: skip

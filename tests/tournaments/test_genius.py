@@ -1,5 +1,5 @@
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import pytest
 
@@ -9,6 +9,7 @@ from tournaments.formats.ledger import GARNETS, award, balance, balances, spend,
 
 RULES = g.SeasonRules()
 CHOSEN = g.SeasonRules(ec_rule="chosen_by_winners")
+MM_LOSER = g.SeasonRules(ec_rule="mm_loser")
 
 
 def season_of(n: int) -> g.Season:
@@ -27,9 +28,9 @@ def test_the_mm_loser_is_the_candidate_and_winners_get_a_token_each():
 
 
 def test_the_mm_loser_rule_needs_as_many_losers_as_candidates():
-    _, episode = g.main_match(season_of(5), 1, (1, 2), (3, 4, 5), RULES)
+    _, episode = g.main_match(season_of(5), 1, (1, 2), (3, 4, 5), MM_LOSER)
     with pytest.raises(FormatError, match="exactly 1 MM loser"):
-        g.name_elimination_candidates(episode, RULES)
+        g.name_elimination_candidates(episode, MM_LOSER)
 
 
 @pytest.mark.parametrize(
@@ -157,8 +158,9 @@ def test_elimination_settles_garnets_by_the_season_rule(ready_for_choice, rule, 
 def test_an_eliminated_player_takes_their_tokens_along():
     season, episode = g.main_match(season_of(4), 1, (1, 2, 4), (3,), RULES)
     episode = g.name_elimination_candidates(episode, RULES)
-    # Everyone else holds a token: the EC has nobody to choose.
-    assert g.eligible_opponents(season, episode) == []
+    # Everyone else holds a token: the tokens protect nobody, the EC chooses among all.
+    assert g.eligible_opponents(season, episode) == [1, 2, 4]
+    episode = g.choose_opponent(season, episode, 3, 4)
     result = g.DeathMatchResult(ec=3, dmo=4, winner=3, loser=4, tie=False)
     season, _ = g.eliminate(season, result, RULES, ())
     assert 4 not in season.tokens
@@ -240,3 +242,67 @@ def test_season_and_episode_are_plain_data():
     episode = g.name_elimination_candidates(episode, CHOSEN, (4,))
     data = {"season": asdict(season), "episode": asdict(episode)}
     assert json.loads(json.dumps(data, default=sorted))["season"]["tokens"] == {"1": 2}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+@pytest.mark.parametrize("ec_count", [1, 2, 3])
+def test_every_main_match_result_can_be_played_on_with_any_candidate_count(players, ec_count):
+    """The default rules (and any ec_count) never leave an episode stuck: whatever the MM
+    split, the candidates are named, the sole winner's gift is possible or waived, and each
+    candidate has an opponent."""
+    rules = g.SeasonRules(ec_count=ec_count)
+    for winners_count in range(1, players):
+        season = season_of(players)
+        winners, losers = range(1, winners_count + 1), range(winners_count + 1, players + 1)
+        season, episode = g.main_match(season, 1, winners, losers, rules)
+        needed = g.candidates_needed(episode, rules)
+        assert 1 <= needed <= min(len(losers), players // 2)
+        chosen = () if g.candidates_follow_from_result(episode, rules) else tuple(losers)[:needed]
+        episode = g.name_elimination_candidates(episode, rules, chosen)
+        assert len(episode.ecs) == needed
+        if episode.tokens_to_give and len(g.eligible_opponents(season, episode)) > needed:
+            receiver = next(p for p in season.players if p not in episode.ecs and p != 1)
+            season, episode = g.give_token(season, episode, 1, receiver)
+        else:
+            episode = replace(episode, tokens_to_give={})  # the duty lapses (seasons.py)
+        for ec in episode.ecs:
+            options = g.eligible_opponents(season, episode)
+            assert options, (players, winners_count, ec_count)
+            episode = g.choose_opponent(season, episode, ec, options[0])
+        assert len(episode.dmos) == needed
+        assert players - needed >= 2  # two players always reach the final
+
+
+def test_with_one_loser_the_winners_have_nobody_to_choose():
+    season, episode = g.main_match(season_of(6), 1, (1, 2, 3, 4, 5), (6,), RULES)
+    assert g.candidates_follow_from_result(episode, RULES)
+    episode = g.name_elimination_candidates(episode, RULES)
+    assert episode.ecs == (6,)
+    # Every winner holds a Token of Life: this episode the tokens protect nobody.
+    assert g.eligible_opponents(season, episode) == [1, 2, 3, 4, 5]
+    with pytest.raises(FormatError, match="choose 1 different"):
+        g.name_elimination_candidates(replace(episode, ecs=()), RULES, (6, 5))
+
+
+def test_a_sole_winner_chooses_among_five_losers_by_default():
+    season, episode = g.main_match(season_of(6), 1, (1,), (2, 3, 4, 5, 6), RULES)
+    assert not g.candidates_follow_from_result(episode, RULES)
+    with pytest.raises(FormatError, match="choose 1 different"):
+        g.name_elimination_candidates(episode, RULES)
+    episode = g.name_elimination_candidates(episode, RULES, (6,))
+    season, episode = g.give_token(season, episode, 1, 2)
+    assert g.eligible_opponents(season, episode) == [3, 4, 5]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"winner_tokens": -1}, "cannot be negative"),
+        ({"ec_count": "2"}, "ec_count must be a whole number"),
+        ({"final_best_of": True}, "odd number"),
+        ({"currency": " "}, "currency must be a name"),
+    ],
+)
+def test_more_bad_season_rules_are_refused(options, message):
+    with pytest.raises(FormatError, match=message):
+        g.SeasonRules(**options)

@@ -48,7 +48,12 @@ def test_a_correction_is_refused_once_a_later_match_started_unless_forced():
         )
     referee = staff_admin()
     services.match_report_result(
-        match=first, by=referee, winner=first.home, force=True, reason="score sheet misread"
+        match=first,
+        by=referee,
+        winner=first.home,
+        force=True,
+        reason="score sheet misread",
+        resets=["W2.1"],
     )
     entry = AuditEntry.objects.get(action="tournaments.match.result_corrected", data__forced=True)
     assert entry.actor == referee and entry.reason == "score sheet misread"

@@ -1,4 +1,5 @@
-"""Tie-breaks on a worked example, every value computed by hand from FIDE C.07 (2024).
+"""Tie-breaks on a worked example, every value computed by hand from FIDE C.07 (the 2026
+amendment by default, and its 2024 version where unplayed rounds differ).
 
 Six players, four rounds (ids are pairing numbers):
 
@@ -24,7 +25,7 @@ import pytest
 
 from tournaments.formats import FormatError
 from tournaments.formats.json_api import standings_json
-from tournaments.tiebreaks import TIEBREAK_REGULATIONS, TIEBREAKS
+from tournaments.tiebreaks import DEFAULT_REGULATIONS, REGULATIONS, TIEBREAKS
 
 
 def game(white: int, black: int, result: str) -> dict:
@@ -199,7 +200,28 @@ def test_the_dmo_wins_a_tie():
 
 
 def test_regulation_version_is_reported():
-    assert standings_json(WORKED, [])["regulations"] == TIEBREAK_REGULATIONS == "FIDE C.07 (2024)"
+    assert standings_json(WORKED, [])["regulations"] == DEFAULT_REGULATIONS == "fide-2026"
+    assert standings_json(WORKED, [], "fide-2024")["regulations"] == "fide-2024"
+    assert set(REGULATIONS) == {"fide-2024", "fide-2026"}
+
+
+def test_before_the_2026_amendment_an_unplayed_round_meets_a_dummy_with_the_own_score():
+    # 16.4 (2024): no cap. 2's half-point bye meets 2.5 (not 2.0), 6's forfeit win 2.0 (not
+    # the forfeiting 5's adjusted 1.0); 4's pairing bye stays 1.5 and 5's rounds stay 0.
+    rows = standings_json(WORKED, ["buchholz", "sonneborn_berger"], "fide-2024")["standings"]
+    by_id = {r["id"]: r["tiebreaks"] for r in rows}
+    assert {p: v["buchholz"] for p, v in by_id.items()} == {
+        1: 8.0, 2: 9.0, 3: 9.5, 4: 9.0, 5: 2.5, 6: 9.0,
+    }  # fmt: skip
+    # SB: 2's bye .5 x 2.5 instead of .5 x 2.0; 6's forfeit win 1 x 2.0 instead of 1 x 1.0.
+    assert by_id[2]["sonneborn_berger"] == 5.0 and by_id[6]["sonneborn_berger"] == 3.75
+    # 3 still ranks above 6, tied on points (Buchholz 9.5 against 9.0).
+    assert [r["id"] for r in rows] == [1, 2, 3, 6, 4, 5]
+
+
+def test_an_unknown_regulation_version_is_refused_by_name():
+    with pytest.raises(FormatError, match="unknown tie-break regulations 'fide-2022'"):
+        standings_json(WORKED, [], "fide-2022")
 
 
 def test_every_registered_tiebreak_runs_on_the_worked_example():

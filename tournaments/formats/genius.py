@@ -2,11 +2,16 @@
 
 An episode goes: the main match (MM) splits the players still in into winners and losers;
 MM winners receive Tokens of Life (ToL); one or more elimination candidates (EC) are named
-(the MM losers, or chosen by the MM winners among the losers); a sole winner who received
-extra tokens gives them away (never to an EC); each EC picks a Death Match opponent (DMO)
-among the players who hold no ToL; the Death Match (DM) is played and on a tie the DMO
+(chosen by the MM winners among the losers, or the MM losers themselves); a sole winner who
+received extra tokens gives them away (never to an EC); each EC picks a Death Match opponent
+(DMO) among the players who hold no ToL; the Death Match (DM) is played and on a tie the DMO
 wins; the loser is eliminated and their currency settled by the season's rule. When two
 players remain, the final is a best of N Death Matches between them.
+
+Every main-match result can be played on, whatever the rules: an episode has at most one
+Death Match per two players still in (so at least two always reach the final) and never
+more candidates than losers; when only the losers could be candidates, nobody has to choose
+them; and a Token of Life protects only while someone unprotected is left to be chosen.
 
 Every function returns new values and raises ``FormatError`` with a reason a host can show.
 ``dataclasses.asdict`` of a ``Season`` or ``Episode`` is plain JSON-able data.
@@ -25,10 +30,16 @@ KEY = "genius"
 LABEL = "Genius season"
 
 
+EC_RULES = ("chosen_by_winners", "mm_loser")
+ON_ELIMINATION = ("confiscated", "to_dm_winner")
+
+
 @dataclass(frozen=True)
 class SeasonRules:
-    ec_rule: Literal["mm_loser", "chosen_by_winners"] = "mm_loser"
-    ec_count: int = 1  # elimination candidates (and Death Matches) per episode
+    """A season's rules; every key, its default and its choices are in docs/formats-json.md."""
+
+    ec_rule: Literal["chosen_by_winners", "mm_loser"] = "chosen_by_winners"
+    ec_count: int = 1  # elimination candidates (and Death Matches) per episode, at most
     winner_tokens: int = 1  # ToL each MM winner receives when there are several winners
     sole_winner_tokens: int = 2  # ToL a sole MM winner receives ...
     sole_winner_gives: int = 1  # ... of which they must give this many away
@@ -37,18 +48,31 @@ class SeasonRules:
     currency: str = GARNETS
 
     def __post_init__(self) -> None:
-        if self.ec_rule not in ("mm_loser", "chosen_by_winners"):
-            raise FormatError(f"ec_rule must be mm_loser or chosen_by_winners: {self.ec_rule!r}")
-        if self.on_elimination not in ("confiscated", "to_dm_winner"):
+        if self.ec_rule not in EC_RULES:
+            raise FormatError(f"ec_rule must be chosen_by_winners or mm_loser: {self.ec_rule!r}")
+        if self.on_elimination not in ON_ELIMINATION:
             raise FormatError(
                 f"on_elimination must be confiscated or to_dm_winner: {self.on_elimination!r}"
             )
+        for name in ("ec_count", "winner_tokens", "sole_winner_tokens", "sole_winner_gives"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise FormatError(f"{name} must be a whole number, got {value!r}")
         if self.ec_count < 1:
             raise FormatError("an episode needs at least one elimination candidate")
+        if self.winner_tokens < 0:
+            raise FormatError(f"winner_tokens cannot be negative, got {self.winner_tokens}")
         if not 0 <= self.sole_winner_gives <= self.sole_winner_tokens:
             raise FormatError("a sole winner cannot give away more tokens than they receive")
-        if self.final_best_of < 1 or self.final_best_of % 2 == 0:
-            raise FormatError(f"the final is best of an odd number, got {self.final_best_of}")
+        if (
+            isinstance(self.final_best_of, bool)
+            or not isinstance(self.final_best_of, int)
+            or self.final_best_of < 1
+            or self.final_best_of % 2 == 0
+        ):
+            raise FormatError(f"the final is best of an odd number, got {self.final_best_of!r}")
+        if not isinstance(self.currency, str) or not self.currency.strip():
+            raise FormatError(f"currency must be a name, e.g. garnets, got {self.currency!r}")
 
 
 def _nonzero(mapping: Mapping[int, int]) -> dict[int, int]:
@@ -131,24 +155,40 @@ def main_match(
     return replace(season, tokens=_nonzero(tokens)), episode
 
 
+def candidates_needed(episode: Episode, rules: SeasonRules) -> int:
+    """How many ECs this episode has: ``ec_count``, but never more than the MM losers nor
+    more Death Matches than the players still in (all in the MM) can pair off, so that two
+    players always reach the final."""
+    players_left = len(episode.winners | episode.losers)
+    return max(1, min(rules.ec_count, len(episode.losers), players_left // 2))
+
+
+def candidates_follow_from_result(episode: Episode, rules: SeasonRules) -> bool:
+    """Whether the MM result itself names the ECs: by the rules (``mm_loser``), or because
+    every loser must be a candidate, leaving the winners nothing to choose."""
+    return rules.ec_rule == "mm_loser" or len(episode.losers) == candidates_needed(episode, rules)
+
+
 def name_elimination_candidates(
     episode: Episode, rules: SeasonRules, chosen: Iterable[int] = ()
 ) -> Episode:
-    """The ECs: the MM losers, or ``chosen`` by the MM winners among the losers."""
+    """The ECs: ``chosen`` by the MM winners among the losers, or the MM losers themselves
+    when the result names them (``candidates_follow_from_result``)."""
     if episode.ecs:
         raise FormatError("the elimination candidates are already named")
     picked = tuple(chosen)
-    if rules.ec_rule == "mm_loser":
+    needed = candidates_needed(episode, rules)
+    if rules.ec_rule == "mm_loser" or (not picked and len(episode.losers) == needed):
         if picked:
             raise FormatError("this season's rules make the MM losers the candidates; none chosen")
-        if len(episode.losers) != rules.ec_count:
+        if len(episode.losers) != needed:
             raise FormatError(
-                f"the rules need exactly {rules.ec_count} MM loser(s) as candidates, "
+                f"the rules need exactly {needed} MM loser(s) as candidates, "
                 f"the main match has {len(episode.losers)}"
             )
         return replace(episode, ecs=tuple(sorted(episode.losers)))
-    if len(picked) != rules.ec_count or len(set(picked)) != len(picked):
-        raise FormatError(f"the MM winners must choose {rules.ec_count} different candidate(s)")
+    if len(picked) != needed or len(set(picked)) != len(picked):
+        raise FormatError(f"the MM winners must choose {needed} different candidate(s)")
     outsiders = [p for p in picked if p not in episode.losers]
     if outsiders:
         raise FormatError(f"player {outsiders[0]} did not lose the main match and cannot be EC")
@@ -180,13 +220,15 @@ def give_token(
 
 
 def eligible_opponents(season: Season, episode: Episode) -> list[int]:
-    """Who an EC may pick: still in, not an EC, holding no ToL, not picked by another EC."""
+    """Who an EC may pick: still in, not an EC, not picked by another EC, holding no ToL.
+
+    When everyone left to pick holds a Token of Life (five MM winners against one loser),
+    the tokens protect nobody: a Death Match always has an opponent.
+    """
     taken = set(episode.dmos.values())
-    return [
-        p
-        for p in season.players
-        if p not in episode.ecs and not season.tokens.get(p) and p not in taken
-    ]
+    free = [p for p in season.players if p not in episode.ecs and p not in taken]
+    unprotected = [p for p in free if not season.tokens.get(p)]
+    return unprotected or free
 
 
 def choose_opponent(season: Season, episode: Episode, ec: int, dmo: int) -> Episode:
@@ -202,10 +244,10 @@ def choose_opponent(season: Season, episode: Episode, ec: int, dmo: int) -> Epis
         raise FormatError("an elimination candidate cannot choose themselves")
     if dmo in episode.ecs:
         raise FormatError(f"player {dmo} is an elimination candidate too and cannot be chosen")
-    if season.tokens.get(dmo):
-        raise FormatError(f"player {dmo} holds a Token of Life and cannot be chosen")
     if dmo in episode.dmos.values():
         raise FormatError(f"player {dmo} is already another candidate's opponent")
+    if dmo not in eligible_opponents(season, episode):
+        raise FormatError(f"player {dmo} holds a Token of Life and cannot be chosen")
     return replace(episode, dmos=_nonzero({**episode.dmos, ec: dmo}))
 
 

@@ -7,14 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.formats import double_elimination, round_robin, single_elimination, swiss
+from tournaments.formats import (
+    double_elimination,
+    placements,
+    round_robin,
+    single_elimination,
+    swiss,
+)
 from tournaments.formats.bracket import bracket_to_json
 from tournaments.formats.errors import FormatError
 from tournaments.formats.history import parse_history
-from tournaments.tiebreaks import TIEBREAK_REGULATIONS, Crosstable, rank
+from tournaments.tiebreaks import DEFAULT_REGULATIONS, Crosstable, check_regulations, rank
 
 
-def bracket_json(
+def _brackets(
     format: str,
     participants: int,
     *,
@@ -22,8 +28,7 @@ def bracket_json(
     grand_final: str = "single",
     cycles: int = 1,
     groups: int = 1,
-) -> dict[str, Any]:
-    """The whole bracket (or round-robin schedule) for ``participants`` seeds."""
+) -> list:
     if isinstance(participants, bool) or not isinstance(participants, int):
         raise FormatError(f"participants must be a whole number, got {participants!r}")
     builders = {
@@ -37,7 +42,27 @@ def bracket_json(
     }
     if format not in builders:
         raise FormatError(f"unknown bracket format {format!r}; choose one of {', '.join(builders)}")
-    brackets = builders[format]()
+    return builders[format]()
+
+
+def bracket_json(
+    format: str,
+    participants: int,
+    *,
+    third_place: bool = False,
+    grand_final: str = "single",
+    cycles: int = 1,
+    groups: int = 1,
+) -> dict[str, Any]:
+    """The whole bracket (or round-robin schedule) for ``participants`` seeds."""
+    brackets = _brackets(
+        format,
+        participants,
+        third_place=third_place,
+        grand_final=grand_final,
+        cycles=cycles,
+        groups=groups,
+    )
     return {
         "format": format,
         "participants": participants,
@@ -54,13 +79,17 @@ def swiss_json(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def standings_json(state: dict[str, Any], tiebreaks: list[str]) -> dict[str, Any]:
-    """Rank ``state`` (the Swiss state shape) by points, then ``tiebreaks`` in order.
+def standings_json(
+    state: dict[str, Any], tiebreaks: list[str], regulations: str = DEFAULT_REGULATIONS
+) -> dict[str, Any]:
+    """Rank ``state`` (the Swiss state shape) by points, then ``tiebreaks`` in order, under
+    the named version of the FIDE tie-break regulations (``tiebreaks.REGULATIONS``).
 
     An optional ``"dmo"`` id in the state marks the Death Match Opponent for ``dmo_wins_tie``;
     ``"system": "round_robin"`` (default ``"swiss"``) switches the handling of unplayed rounds
     from FIDE C.07 Article 16 to Article 15.2.
     """
+    check_regulations(regulations)
     if not isinstance(tiebreaks, list) or not all(isinstance(k, str) for k in tiebreaks):
         raise FormatError("tie-breaks must be a list of keys, e.g. ['buchholz', 'wins']")
     history = parse_history(state)
@@ -70,11 +99,81 @@ def standings_json(state: dict[str, Any], tiebreaks: list[str]) -> dict[str, Any
     system = state.get("system", "swiss")
     if system not in ("swiss", "round_robin"):
         raise FormatError(f'"system" must be "swiss" or "round_robin", got {system!r}')
-    standings = rank(Crosstable(history, dmo=dmo, swiss=system == "swiss"), tiebreaks)
+    table = Crosstable(history, dmo=dmo, swiss=system == "swiss", regulations=regulations)
+    standings = rank(table, tiebreaks)
     return {
-        "regulations": TIEBREAK_REGULATIONS,
+        "regulations": regulations,
         "standings": [
             {"id": s.id, "rank": s.rank, "points": s.points, "tiebreaks": s.tiebreaks}
             for s in standings
         ],
     }
+
+
+def placements_json(state: dict[str, Any]) -> dict[str, Any]:
+    """Placements of a knockout bracket or a Genius season (shapes in docs/formats-json.md)."""
+    if not isinstance(state, dict):
+        raise FormatError("the placements state must be a JSON object")
+    format = state.get("format")
+    if format == "genius":
+        found = _season_placements(state)
+    elif format in placements.PLACEMENTS:
+        participants = state.get("participants")
+        brackets = _brackets(
+            format,
+            participants,
+            third_place=bool(state.get("third_place", False)),
+            grand_final=state.get("grand_final", "single"),
+        )
+        found = placements.PLACEMENTS[format](participants, brackets, _results(state))
+    else:
+        choices = ", ".join([*placements.PLACEMENTS, "genius"])
+        raise FormatError(f"placements are by format: {choices}; got {format!r}")
+    return {
+        "ranking": format,
+        "standings": [
+            {
+                "id": p.id,
+                "rank": p.rank,
+                "points": float(p.wins),
+                "tiebreaks": {},
+                "eliminated_in": p.eliminated_in,
+                "round_reached": p.round_reached,
+            }
+            for p in found
+        ],
+    }
+
+
+def _results(state: dict[str, Any]) -> dict[str, placements.Result]:
+    raw = state.get("results", {})
+    if not isinstance(raw, dict):
+        raise FormatError('"results" maps match ids to {"winner": seed, "loser": seed}')
+    results = {}
+    for match_id, result in raw.items():
+        if not isinstance(result, dict) or not {"winner", "loser"} <= result.keys():
+            raise FormatError(f'{match_id}: a result is {{"winner": seed, "loser": seed}}')
+        results[match_id] = placements.Result(result["winner"], result["loser"])
+    return results
+
+
+def _season_placements(state: dict[str, Any]) -> list[placements.Placement]:
+    raw = state.get("players")
+    if not isinstance(raw, list) or not raw:
+        raise FormatError('"players" lists {"id": ..., "eliminated_in": episode or null}')
+    players: dict[int, int | None] = {}
+    for item in raw:
+        if not isinstance(item, dict) or isinstance(item.get("id"), bool):
+            raise FormatError(f'each player is {{"id": ..., "eliminated_in": ...}}, got {item!r}')
+        player, episode = item.get("id"), item.get("eliminated_in")
+        if not isinstance(player, int) or player in players:
+            raise FormatError(f"player ids are distinct whole numbers, got {player!r}")
+        if episode is not None and (
+            isinstance(episode, bool) or not isinstance(episode, int) or episode < 1
+        ):
+            raise FormatError(f"player {player}: eliminated_in is an episode number or null")
+        players[player] = episode
+    episodes = state.get("episodes", max((e or 1 for e in players.values()), default=1))
+    if isinstance(episodes, bool) or not isinstance(episodes, int):
+        raise FormatError('"episodes" is the number of the current episode')
+    return placements.season_placements(players, episodes)

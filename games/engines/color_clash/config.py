@@ -39,7 +39,7 @@ def validate_config(config: dict[str, Any], seats: int) -> dict[str, Any]:
     if mode not in MODES:
         raise ConfigError("mode must be 'classic' or 'family'")
     match = config.get("match", DEFAULT_MATCH[mode])
-    if match not in MATCHES:
+    if not isinstance(match, str) or match not in MATCHES:
         raise ConfigError(f"match must be one of {', '.join(MATCHES)}")
     turn_seconds = config.get("turn_seconds", DEFAULT_TURN_SECONDS[mode])
     if turn_seconds not in TURN_SECONDS or isinstance(turn_seconds, bool):

@@ -39,7 +39,10 @@ class Command(BaseCommand):
                 "description": "Six players, main matches and Drafting Trios Death Matches.",
                 "game": "drafting_trios",
                 "format": "genius",
-                "tiebreaks": ["points", "power_cards_activated", "dmo"],
+                # A season ranks by elimination, not a tie-break chain; its rules are the
+                # defaults (format_options {}), which run to the final whatever the results.
+                "tiebreaks": [],
+                "format_options": {},
                 "capacity": 6,
                 "status": Tournament.Status.REGISTRATION,
             },

@@ -1,0 +1,145 @@
+"""Rate limits per client (its address) and per account, counted in Django's cache.
+
+The cache is Redis when ``REDIS_URL`` is set (every web process counts together), else local
+memory. Each scope (``login``, ``signup``, ``create``, ``claim``, ``action``) has a rate per
+client and one per account, ``THROTTLE_RATES["<scope>.client" | "<scope>.account"]``, as
+``"<count>/<s|m|h|d>"`` counted in fixed windows of that period. A refusal is a 429 with
+``Retry-After`` (the seconds until the window ends). DRF views use ``Limit`` subclasses as
+throttle classes; Django's own views (log-in, sign-up) are wrapped by ``limit_posts``.
+
+Counting must never be what breaks a request: with the cache unreachable, requests pass.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.core.cache import cache
+from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from rest_framework.throttling import BaseThrottle
+
+log = logging.getLogger(__name__)
+PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+KEY_PREFIX = "throttle"
+
+
+def parse_rate(rate: str | None) -> tuple[int, int] | None:
+    """``"30/m"`` -> (30, 60); ``None`` (or ``"off"``) means no limit."""
+    if rate is None or rate == "off":
+        return None
+    count, period = rate.split("/")
+    return int(count), PERIODS[period.strip()[0]]
+
+
+def client_of(request: HttpRequest) -> str:
+    """The client's address, as DRF identifies it (``NUM_PROXIES`` says which hop to trust)."""
+    return BaseThrottle().get_ident(request) or "unknown"
+
+
+def retry_after(request: HttpRequest, scope: str, account: str | None) -> int | None:
+    """Count this request against the scope's client and account limits: ``None`` when it
+    may go on, else the seconds to wait."""
+    checks = [("client", client_of(request))]
+    if account:
+        checks.append(("account", account))
+    now = time.time()
+    limits = []
+    for kind, ident in checks:
+        parsed = parse_rate(settings.THROTTLE_RATES.get(f"{scope}.{kind}"))
+        if parsed is not None:
+            count, period = parsed
+            window = int(now // period)
+            limits.append((f"{KEY_PREFIX}:{scope}:{kind}:{ident}:{window}", count, period))
+    if not limits:
+        return None
+    try:
+        counts = _hit([(key, period) for key, _, period in limits])
+    except (redis.RedisError, OSError):
+        log.warning("rate limits not counted: the cache is unreachable", exc_info=True)
+        return None
+    waits = [
+        period - now % period
+        for (_, count, period), seen in zip(limits, counts, strict=True)
+        if seen > count
+    ]
+    return max(1, math.ceil(max(waits))) if waits else None
+
+
+def _hit(keys: list[tuple[str, int]]) -> list[int]:
+    """Add one to each counter (created for its period) and return the counts."""
+    if isinstance(cache, RedisCache):
+        # One round trip for every counter: SET NX EX, then INCR.
+        made = [(cache.make_and_validate_key(key), period) for key, period in keys]
+        pipe = cache._cache.get_client(made[0][0], write=True).pipeline(transaction=False)
+        for key, period in made:
+            pipe.set(key, 0, ex=period + 1, nx=True)
+            pipe.incr(key)
+        return pipe.execute()[1::2]
+    counts = []
+    for key, period in keys:
+        cache.add(key, 0, timeout=period + 1)
+        try:
+            counts.append(cache.incr(key))
+        except ValueError:  # expired in between
+            cache.add(key, 1, timeout=period + 1)
+            counts.append(1)
+    return counts
+
+
+def throttled_response(wait: int) -> JsonResponse:
+    body = {"error": "throttled", "detail": f"too many requests; try again in {wait} s"}
+    return JsonResponse(body, status=429, headers={"Retry-After": str(wait)})
+
+
+class Limit(BaseThrottle):
+    """A DRF throttle for one scope; subclasses name the scope and say who the account is."""
+
+    scope = ""
+
+    def account(self, request: Any) -> str | None:
+        user = getattr(request, "user", None)
+        return f"user:{user.pk}" if user is not None and user.is_authenticated else None
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self._wait = retry_after(request, self.scope, self.account(request))
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait
+
+
+class CreateLimit(Limit):
+    scope = "create"
+
+
+def limit_posts(
+    scope: str, account: Callable[[HttpRequest], str | None] | None = None
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Limit a Django view's POSTs (a form's submissions) like a DRF throttle would."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method == "POST":
+                wait = retry_after(request, scope, account(request) if account else None)
+                if wait is not None:
+                    return throttled_response(wait)
+            return view(request, *args, **kwargs)
+
+        return limited
+
+    return decorate
+
+
+def posted_username(request: HttpRequest) -> str | None:
+    """The account a log-in tries: failed guesses at one account are limited wherever from."""
+    username = request.POST.get("username", "").strip().lower()
+    return f"name:{username}" if username else None

@@ -1,0 +1,81 @@
+"""``check_tournaments`` finds a bracket, standings or ledger that contradicts itself."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.tournaments.builders import open_tournament, report_top_seed_wins, started
+from tests.tournaments.test_genius_season import RULES, play_episode
+from tournaments import seasons
+from tournaments.models import LedgerEntry, Match
+
+pytestmark = pytest.mark.django_db
+
+
+def check() -> tuple[int, list[str]]:
+    out = StringIO()
+    try:
+        call_command("check_tournaments", stdout=out)
+    except CommandError as error:
+        return error.returncode, out.getvalue().splitlines()
+    return 0, out.getvalue().splitlines()
+
+
+def test_a_sound_double_elimination_bracket_has_no_problems():
+    _, stage, _ = started("double_elimination", 4, format_options={"grand_final": "reset"})
+    for code in ["W1.1", "W1.2", "W2.1", "L1.1"]:
+        report_top_seed_wins(stage, code)
+    assert check() == (0, ["1 tournaments, 0 problems"]), check()
+
+
+def test_a_hand_broken_bracket_is_listed_and_exits_1():
+    tournament, stage, _ = started("single_elimination", 4)
+    for code in ["W1.1", "W1.2", "W2.1"]:
+        report_top_seed_wins(stage, code)
+    assert check() == (0, ["1 tournaments, 0 problems"]), check()
+    # As a Django admin edit once could: the final now credits the player who lost round 1.
+    seed = {entrant.seed: entrant for entrant in tournament.entrants.all()}
+    Match.objects.filter(stage=stage, code="W2.1").update(home=seed[4], winner=seed[4])
+    status, lines = check()
+    assert status == 1
+    assert lines == [
+        f"single_elimination-cup: W2.1 holds entrant {seed[4].pk} v entrant {seed[2].pk}; its "
+        f"feeders make it entrant {seed[1].pk} v entrant {seed[2].pk}",
+        f"single_elimination-cup: entrant {seed[4].pk} won the final but is not alone at rank 1",
+        "1 tournaments, 2 problems",
+    ]
+
+
+def test_statuses_and_running_games_are_checked():
+    _, stage, _ = started("single_elimination", 2)
+    Match.objects.filter(stage=stage, code="W1.1").update(status="finished")
+    status, lines = check()
+    assert status == 1
+    assert "single_elimination-cup: W1.1 is finished without a result" in lines
+
+
+def test_a_season_and_its_garnets_are_checked():
+    tournament, cast = open_tournament("genius", 4, format_options=RULES)
+    episode = seasons.season_start(tournament=tournament, by=tournament.organiser)
+    for player in cast[:2]:
+        seasons.ledger_record(
+            tournament=tournament,
+            by=tournament.organiser,
+            kind="award",
+            entrant=player.pk,
+            amount=3,
+            reason="MM prize",
+        )
+    play_episode(tournament, episode)
+    assert check() == (0, ["1 tournaments, 0 problems"]), check()
+    LedgerEntry.objects.create(
+        tournament=tournament, kind="spend", entrant=cast[3], amount=5, reason="by hand"
+    )
+    status, lines = check()
+    assert status == 1
+    number = LedgerEntry.objects.filter(tournament=tournament).count()
+    assert (
+        f"genius-cup: ledger entry {number} (spend 5) leaves entrant {cast[3].pk} at "
+        in (lines[0].rsplit("-", 1)[0])
+    )

@@ -1,0 +1,216 @@
+"""What every tournament must keep, checked from its rows (``manage.py check_tournaments``).
+
+A bracket holds what its feeders decided (``tournaments.formats.repair``); match, round, stage
+and tournament statuses agree; a hosted game runs only for a match being played; standings
+agree with the results; a season's eliminations are its Death Match losers; currency balances
+are the sum of their entries and no entry took anyone below zero. Each problem is one line a
+person can act on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from django.db.models import Sum
+
+from games.models import GameSession
+from hosting.errors import UserError
+from tournaments import corrections
+from tournaments.formats import ledger, repair
+from tournaments.models import Entrant, LedgerEntry, Match, MatchGame, Round, Stage, Tournament
+
+ROUND_BASED = ("swiss", "round_robin")
+
+
+def all_problems() -> Iterator[tuple[Tournament, list[str]]]:
+    for tournament in Tournament.objects.order_by("pk"):
+        yield tournament, tournament_problems(tournament)
+
+
+def tournament_problems(tournament: Tournament) -> list[str]:
+    found: list[str] = []
+    for stage in tournament.stages.order_by("number"):
+        found += _bracket(stage)
+        found += _statuses(tournament, stage)
+        found += _games(stage)
+        if stage.format == "genius":
+            found += _eliminations(stage)
+    found += _standings(tournament)
+    if tournament.format == "genius":
+        found += _ledger(tournament)
+    return found
+
+
+def _bracket(stage: Stage) -> list[str]:
+    draws = stage.format in (*ROUND_BASED, "genius")
+    return repair.problems(corrections.held(stage), corrections.seeds(stage), draws=draws)
+
+
+def _statuses(tournament: Tournament, stage: Stage) -> list[str]:
+    found = []
+    undecided = stage.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.CLOSED])
+    for round_ in stage.rounds.filter(status=Round.Status.FINISHED):
+        open_codes = sorted(undecided.filter(round=round_).values_list("code", flat=True))
+        if open_codes:
+            found.append(f"round {round_.bracket} {round_.number} is finished but "
+                         f"{', '.join(open_codes)} is not decided")  # fmt: skip
+    for match in stage.matches.filter(status=Match.Status.FINISHED):
+        if not match.result_kind:
+            found.append(f"{match.code} is finished without a result")
+    if stage.format == "genius":
+        return found
+    finished = tournament.status == Tournament.Status.FINISHED
+    if finished and undecided.exists():
+        codes = ", ".join(sorted(undecided.values_list("code", flat=True)))
+        found.append(f"the tournament is finished but {codes} is not decided")
+    if stage.status == Stage.Status.FINISHED and not finished:
+        found.append("the stage is finished but the tournament is not")
+    all_rounds_done = not stage.rounds.exclude(status=Round.Status.FINISHED).exists()
+    if all_rounds_done and stage.status != Stage.Status.FINISHED:
+        found.append("every round is finished but the stage is still running")
+    return found
+
+
+def _games(stage: Stage) -> list[str]:
+    found = []
+    running = GameSession.Status.RUNNING
+    links = MatchGame.objects.filter(match__stage=stage).select_related("match", "game")
+    for link in links.filter(game__status=running).exclude(match__status=Match.Status.LIVE):
+        found.append(
+            f"game {link.game_id} is running for {link.match.code}, which is {link.match.status}"
+        )
+    playing = set(links.filter(game__status=running).values_list("match_id", flat=True))
+    for match in stage.matches.filter(status=Match.Status.LIVE).exclude(pk__in=playing):
+        if stage.tournament.play_online:
+            found.append(f"{match.code} is being played but none of its games is running")
+    return found
+
+
+def _standings(tournament: Tournament) -> list[str]:
+    from tournaments.services import standings
+
+    stage = tournament.stages.order_by("-number").first()
+    if stage is None:
+        return []
+    try:
+        rows = standings(tournament=tournament)
+    except UserError as error:
+        return [f"the standings cannot be worked out: {error.message}"]
+    found = []
+    listed = Counter(row["entrant"] for row in rows)
+    taking_part = tournament.entrants.filter(seed__isnull=False).exclude(
+        status=Entrant.Status.WAITLISTED
+    )
+    for entrant in taking_part:
+        if stage.format != "genius" and listed[entrant.pk] != 1:
+            found.append(f"{entrant.display_name} is in the standings {listed[entrant.pk]} times")
+    if stage.format in ROUND_BASED:
+        points = _points(stage)
+        for row in rows:
+            expected = points.get(row["entrant"], 0.0)
+            if row["entrant"] is not None and abs(row["points"] - expected) > 1e-9:
+                found.append(
+                    f"{row['name']} has {row['points']} points in the standings, "
+                    f"{expected} by the results"
+                )
+    champion = _champion(stage)
+    if champion is not None:
+        first = {row["entrant"] for row in rows if row["rank"] == 1}
+        if first != {champion}:
+            found.append(f"entrant {champion} won the final but is not alone at rank 1")
+    return found
+
+
+def _points(stage: Stage) -> dict[int, float]:
+    bye_points = float(stage.options.get("bye_points", 1 if stage.format == "swiss" else 0))
+    points: dict[int, float] = {}
+    for match in stage.matches.filter(status__in=[Match.Status.FINISHED, Match.Status.CLOSED]):
+        if match.result_kind == Match.ResultKind.BYE and match.winner_id:
+            points[match.winner_id] = points.get(match.winner_id, 0.0) + bye_points
+        elif match.result_kind == Match.ResultKind.DRAW:
+            for side in (match.home_id, match.away_id):
+                points[side] = points.get(side, 0.0) + 0.5
+        elif match.status == Match.Status.FINISHED and match.winner_id:
+            points[match.winner_id] = points.get(match.winner_id, 0.0) + 1.0
+    return points
+
+
+def _champion(stage: Stage) -> int | None:
+    """The winner of a finished elimination stage's last match, if it has one."""
+    if stage.status != Stage.Status.FINISHED or stage.format not in (
+        "single_elimination",
+        "double_elimination",
+    ):
+        return None
+    by_code = {m.code: m for m in stage.matches.all()}
+    if "GF2" in by_code and by_code["GF2"].status == Match.Status.FINISHED:
+        return by_code["GF2"].winner_id
+    if "GF1" in by_code:
+        return by_code["GF1"].winner_id
+    if stage.format == "double_elimination":
+        return None  # no grand final: the two bracket champions are the result
+    finals = [m for m in by_code.values() if m.code.startswith("W")]
+    return max(finals, key=lambda m: repair.bracket_order(m.code)).winner_id
+
+
+def _eliminations(stage: Stage) -> list[str]:
+    found = []
+    losers: dict[int, int] = {}
+    for match in stage.matches.filter(status=Match.Status.FINISHED).select_related("round"):
+        if match.loser_id is not None:
+            losers[match.loser_id] = match.round.number
+        elif match.code != "FINAL":  # a drawn Death Match: the DMO wins the tie
+            losers[match.home_id] = match.round.number
+    for entrant in stage.tournament.entrants.filter(eliminated_in__isnull=False):
+        if losers.get(entrant.pk) != entrant.eliminated_in:
+            found.append(
+                f"{entrant.display_name} is eliminated in episode {entrant.eliminated_in} "
+                "without losing a Death Match there"
+            )
+    eliminated = set(
+        stage.tournament.entrants.filter(eliminated_in__isnull=False).values_list("pk", flat=True)
+    )
+    for loser, episode in losers.items():
+        if loser not in eliminated:
+            found.append(f"entrant {loser} lost in episode {episode} but is still in the season")
+    return found
+
+
+def _ledger(tournament: Tournament) -> list[str]:
+    """Balances are the sum of the entries, and no entry took anyone below zero."""
+    from tournaments.seasons import ledger_for
+
+    found = []
+    entries = ledger_for(tournament)
+    for currency in sorted({entry.currency for entry in entries}):
+        for number in range(1, len(entries) + 1):
+            entry = entries[number - 1]
+            if entry.currency != currency:
+                continue
+            short = {p: v for p, v in ledger.balances(entries[:number], currency).items() if v < 0}
+            for player, held in short.items():
+                found.append(
+                    f"ledger entry {number} ({entry.kind} {entry.amount}) leaves entrant "
+                    f"{player} at {held} {currency}"
+                )
+        pure = {p: v for p, v in ledger.balances(entries, currency).items() if v}
+        summed = {p: v for p, v in _summed(tournament, currency).items() if v}
+        if pure != summed:
+            found.append(f"the {currency} balances do not equal the sum of their entries")
+    return found
+
+
+def _summed(tournament: Tournament, currency: str) -> dict[int, int]:
+    """Each entrant's balance added up by the database, independently of the pure ledger."""
+    rows = LedgerEntry.objects.filter(tournament=tournament, currency=currency)
+    totals: dict[int, int] = {}
+
+    def add(query, field: str, sign: int) -> None:  # type: ignore[no-untyped-def]
+        for row in query.values(field).annotate(total=Sum("amount")):
+            totals[row[field]] = totals.get(row[field], 0) + sign * row["total"]
+
+    add(rows.filter(kind="award"), "entrant", 1)
+    add(rows.exclude(kind="award"), "entrant", -1)
+    add(rows.filter(to__isnull=False), "to", 1)
+    return totals
