@@ -128,7 +128,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def console(request: HttpRequest, slug: str) -> HttpResponse:
+def console(request: HttpRequest, slug: str, preview: dict[str, Any] | None = None) -> HttpResponse:
+    """The console; ``preview`` is a forced correction's dry run waiting to be confirmed."""
     tournament = _run_by(request, slug)
     drawn = board(tournament)
     entrants = list(tournament.entrants.order_by("seed", "registered_at", "pk"))
@@ -151,6 +152,7 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
         "audit": list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN]),
         "is_staff_admin": is_staff_admin(request.user),
         "engines": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
+        "preview": preview,
     }
     return render(request, "tournaments/manage/console.html", context)
 
@@ -211,12 +213,12 @@ def withdraw(request: HttpRequest, tournament: Tournament) -> str:
     return _("%(name)s is withdrawn.") % {"name": entrant.display_name}
 
 
-def result(request: HttpRequest, tournament: Tournament) -> str:
-    """Enter or correct a result; a forced correction is previewed (its resets listed) and
-    confirmed with exactly that list, as the API's dry run and apply."""
+def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
+    """Enter or correct a result. A forced correction is first previewed, as the API's dry
+    run (the matches it resets listed), then confirmed with exactly that list."""
     match = api._match(tournament, request.POST.get("match", ""))
     post = request.POST
-    body = {
+    body: dict[str, Any] = {
         "winner": None if post.get("winner") in ("", "draw", None) else post.get("winner"),
         "force": post.get("force") == "on",
         "reason": post.get("reason", ""),
@@ -225,17 +227,37 @@ def result(request: HttpRequest, tournament: Tournament) -> str:
     for key in ("home_score", "away_score"):
         if post.get(key, "").strip():
             body[key] = post[key].strip()
+    confirmed = post.get("confirm") == "yes"
+    if confirmed:
+        body["resets"] = [code for code in post.getlist("resets") if code]
+    else:
+        body["dry_run"] = body["force"]
     data = api._valid(api.ResultInput, body)
     winner = None if data["winner"] is None else api._entrant(tournament, data["winner"])
+    scores = {"home_score": data.get("home_score"), "away_score": data.get("away_score")}
+    if data["dry_run"]:
+        plan = services.correction_preview(
+            match=match, by=request.user, winner=winner, reason=data["reason"], **scores
+        )
+        return {
+            "match": match.code,
+            "winner": data["winner"],
+            "winner_name": winner.display_name if winner else None,
+            "reason": data["reason"],
+            "forfeit": data["forfeit"],
+            "resets": list(plan.resets),
+            "refills": list(plan.refills),
+            "later_rounds_kept": list(plan.later_swiss),
+        }
     services.match_report_result(
         match=match,
         by=request.user,
         winner=winner,
-        home_score=data.get("home_score"),
-        away_score=data.get("away_score"),
         forfeit=data["forfeit"],
         force=data["force"],
         reason=data["reason"],
+        resets=data.get("resets") if confirmed else None,
+        **scores,
     )
     return _("The result of %(code)s is recorded.") % {"code": match.code}
 
@@ -324,7 +346,7 @@ def opponent(request: HttpRequest, tournament: Tournament) -> str:
     return _("The Death Match opponent is chosen.")
 
 
-ACTIONS: dict[str, Callable[[HttpRequest, Tournament], str]] = {
+ACTIONS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "open-registration": open_registration,
     "open-check-in": open_check_in,
     "seed": seed,
@@ -355,5 +377,7 @@ def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     except UserError as error:
         messages.error(request, error.message)
     else:
+        if isinstance(done, dict):  # a preview to confirm, shown on the console itself
+            return console(request, slug, preview=done)
         messages.success(request, done)
     return redirect("tournament-manage", slug=slug)

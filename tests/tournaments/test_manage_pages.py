@@ -3,6 +3,7 @@
 import pytest
 from django.test import Client
 
+from hosting.roles import STAFF_ADMIN
 from tests.games.hosting_helpers import register_tiny
 from tests.tournaments.builders import open_tournament, started, user
 from tests.tournaments.test_genius_season import RULES
@@ -137,3 +138,32 @@ def test_a_genius_episode_is_run_from_the_console():
     assert seasons.balances(tournament)[cast[2].pk] == 3
     actions = set(AuditEntry.objects.filter(tournament=tournament).values_list("action", flat=True))
     assert {"tournaments.season.main_match", "tournaments.season.opponent_chosen"} <= actions
+
+
+def test_a_forced_correction_lists_what_it_resets_then_applies_exactly_that():
+    tournament, stage, _ = started("single_elimination", 4)
+    referee = user("referee", STAFF_ADMIN)
+    client = Client()
+    client.force_login(referee)
+    for code in ("W1.1", "W1.2", "W2.1"):
+        match = stage.matches.get(code=code)
+        act(client, tournament, "result", {"match": code, "winner": str(match.home_id)})
+    first = stage.matches.get(code="W1.1")
+    body = {"match": "W1.1", "winner": str(first.away_id), "force": "on", "reason": "misread"}
+    html = act(client, tournament, "result", body)
+    preview = html[html.index('class="preview"') :]
+    preview = preview[: preview.index("</form>")]
+    assert "Confirm the correction of W1.1" in preview and "<strong>W2.1</strong>" in preview
+    first.refresh_from_db()
+    assert first.winner_id == first.home_id  # the dry run changed nothing
+    # The list no longer matching what would be reset is refused (409 in the API).
+    stale = act(client, tournament, "result", body | {"confirm": "yes", "resets": ["W9.9"]})
+    assert "would now reset W2.1" in stale
+    applied = act(client, tournament, "result", body | {"confirm": "yes", "resets": ["W2.1"]})
+    assert "The result of W1.1 is recorded." in applied
+    first.refresh_from_db()
+    final = stage.matches.get(code="W2.1")
+    assert first.winner_id == first.away_id and final.home_id == first.away_id
+    assert final.status != "finished"
+    reset = AuditEntry.objects.filter(tournament=tournament, action="tournaments.match.reset")
+    assert reset.exists()

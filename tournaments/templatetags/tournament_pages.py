@@ -83,6 +83,10 @@ LEDGER_KINDS = {
     "confiscate": pgettext_lazy("ledger entry", "Confiscated"),
 }
 
+REGULATIONS = {
+    "fide-2024": _("FIDE C.07, applied from 1 August 2024"),
+    "fide-2026": _("FIDE C.07, amended with effect from 1 March 2026"),
+}
 VISIBILITY = {"public": _("Public"), "unlisted": _("Unlisted (by link only)")}
 
 
@@ -190,6 +194,32 @@ def round_title(section: str, column: Any) -> Any:
     if column.from_end in titles:
         return titles[column.from_end]
     return _("Round %(number)s") % {"number": column.number}
+
+
+@register.filter
+def regulations_label(name: str) -> Any:
+    return REGULATIONS.get(name, name)
+
+
+@register.filter
+def round_words(label: Any) -> Any:
+    """A placement's round label (``W2``, ``L3``, ``P3``, ``GF1``; an episode number in a
+    season) in words."""
+    if isinstance(label, int):
+        return _("episode %(number)s") % {"number": label}
+    text = str(label)
+    if text == "P3":
+        return _("the third-place match")
+    if text == "GF1":
+        return _("the grand final")
+    if text == "GF2":
+        return _("the grand-final reset")
+    number = text[1:]
+    if text.startswith("L") and number.isdigit():
+        return _("losers round %(number)s") % {"number": number}
+    if text.startswith("W") and number.isdigit():
+        return _("round %(number)s") % {"number": number}
+    return text
 
 
 @register.simple_tag
