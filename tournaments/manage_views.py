@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.exceptions import ValidationError
@@ -124,6 +125,83 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/manage/new.html", context, status=400 if errors else 200)
 
 
+class TournamentEditInput(api.TournamentCreateInput):
+    """The create input for a tournament that exists: its own address is not "taken"."""
+
+    def validate_slug(self, slug: str) -> str:
+        return slug
+
+
+def _local(moment: Any) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%dT%H:%M") if moment else ""
+
+
+def _form_values(tournament: Tournament) -> dict[str, Any]:
+    """A tournament's settings as the settings form shows them."""
+    control = tournament.time_control or {}
+    return {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "description": tournament.description,
+        "visibility": tournament.visibility,
+        "game": tournament.game,
+        "format": tournament.format,
+        "ruleset": json.dumps(tournament.ruleset or {}),
+        "allowances": json.dumps(control.get("allowances", {})),
+        "reserve": control.get("reserve", ""),
+        "increment": control.get("increment", ""),
+        "best_of": tournament.best_of,
+        "play_online": "on" if tournament.play_online else "",
+        "format_options": json.dumps(tournament.format_options or {}),
+        "tiebreaks": ", ".join(tournament.tiebreaks),
+        "capacity": tournament.capacity or "",
+        "registration_opens": _local(tournament.registration_opens),
+        "registration_closes": _local(tournament.registration_closes),
+        "check_in_closes": _local(tournament.check_in_closes),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _run_by(request, slug)
+    locked = tournament.status != Tournament.Status.DRAFT  # game and format: drafts only
+    errors: list[str] = []
+    values: Any = _form_values(tournament)
+    if request.method == "POST":
+        values = request.POST.copy()
+        values["slug"] = tournament.slug
+        if locked:
+            values["game"], values["format"] = tournament.game, tournament.format
+        try:
+            data = api._valid(TournamentEditInput, _creation(values))
+            for key in ("reserve", "increment"):
+                if key in data["time_control"]:
+                    data["time_control"][key] = float(data["time_control"][key])
+            data.pop("slug")
+            if locked:
+                data.pop("game"), data.pop("format")
+            services.tournament_update(tournament=tournament, by=request.user, **data)
+        except ValidationError as error:
+            errors = _errors(error)
+        except (UserError, ValueError) as error:
+            errors = [getattr(error, "message", str(error))]
+        else:
+            messages.success(request, _("The settings are saved."))
+            return redirect("tournament-manage", slug=slug)
+    context = {
+        "tournament": tournament,
+        "errors": errors,
+        "values": values,
+        "editing": True,
+        "locked": locked,
+        "games": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
+        "formats": list(FORMATS.items()),
+        "tiebreak_keys": list(tiebreaks.TIEBREAKS),
+    }
+    return render(request, "tournaments/manage/edit.html", context, status=400 if errors else 200)
+
+
 # -- the console ------------------------------------------------------------------------------
 
 
@@ -207,10 +285,25 @@ def start(request: HttpRequest, tournament: Tournament) -> str:
     return _("The tournament has started.")
 
 
-def withdraw(request: HttpRequest, tournament: Tournament) -> str:
-    entrant = api._entrant(tournament, _entrant_id(request.POST))
-    services.entrant_withdraw(entrant=entrant, by=request.user)
-    return _("%(name)s is withdrawn.") % {"name": entrant.display_name}
+def entrant(request: HttpRequest, tournament: Tournament) -> str:
+    """Check someone in at the desk, promote from the waitlist, withdraw or disqualify."""
+    person = api._entrant(tournament, _entrant_id(request.POST))
+    what = request.POST.get("what", "")
+    name = {"name": person.display_name}
+    if what == "check_in":
+        services.entrant_check_in(entrant=person, by=request.user)
+        return _("%(name)s is checked in.") % name
+    if what == "promote":
+        services.entrant_promote(entrant=person, by=request.user)
+        return _("%(name)s has a place now.") % name
+    if what == "withdraw":
+        services.entrant_withdraw(entrant=person, by=request.user)
+        return _("%(name)s is withdrawn.") % name
+    if what == "disqualify":
+        reason = request.POST.get("reason", "")
+        services.entrant_disqualify(entrant=person, by=request.user, reason=reason)
+        return _("%(name)s is disqualified.") % name
+    raise UserError(_("Choose what to do with the entrant."))
 
 
 def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
@@ -351,7 +444,7 @@ ACTIONS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "open-check-in": open_check_in,
     "seed": seed,
     "start": start,
-    "withdraw": withdraw,
+    "entrant": entrant,
     "result": result,
     "ledger": ledger,
     "sealed-open": sealed_open,

@@ -167,3 +167,68 @@ def test_a_forced_correction_lists_what_it_resets_then_applies_exactly_that():
     assert final.status != "finished"
     reset = AuditEntry.objects.filter(tournament=tournament, action="tournaments.match.reset")
     assert reset.exists()
+
+
+def test_settings_change_until_the_start_checked_as_at_creation():
+    tournament, _ = open_tournament("swiss", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    url = f"/tournaments/{tournament.slug}/manage/edit"
+    form = client.get(url).content.decode()
+    assert 'value="swiss cup"' in form and "disabled" in form  # game and format: drafts only
+    values = {"name": "Swiss Masters", "tiebreaks": "buchholz", "capacity": "6"}
+    values |= {"format_options": '{"rounds": 3}', "ruleset": "{}", "visibility": "unlisted"}
+    assert client.post(url, values).status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.tiebreaks, tournament.capacity) == (
+        "Swiss Masters",
+        ["buchholz"],
+        6,
+    )
+    assert tournament.visibility == "unlisted" and tournament.format == "swiss"
+    refused = client.post(url, values | {"tiebreaks": "coin_toss"})
+    assert refused.status_code == 400 and "unknown tie-break" in refused.content.decode()
+    edited = AuditEntry.objects.get(tournament=tournament, action="tournaments.tournament.edited")
+    assert set(edited.data["fields"]) >= {"name", "tiebreaks", "capacity"}
+    act(client, tournament, "start")
+    closed = client.post(url, values | {"name": "Later"})
+    assert "settings change only until it starts" in closed.content.decode()
+
+
+def test_the_desk_checks_in_promotes_and_disqualifies():
+    tournament, players = open_tournament("single_elimination", 4, capacity=3)
+    client = Client()
+    client.force_login(tournament.organiser)
+    waiting = Entrant.objects.get(pk=players[3].pk)
+    assert waiting.status == "waitlisted"
+    act(client, tournament, "entrant", {"entrant": str(waiting.pk), "what": "promote"})
+    waiting.refresh_from_db()
+    assert waiting.status == "registered"
+    act(client, tournament, "open-check-in")
+    html = act(client, tournament, "entrant", {"entrant": str(players[0].pk), "what": "check_in"})
+    assert "is checked in." in html
+    html = act(client, tournament, "entrant", {"entrant": str(players[1].pk), "what": "disqualify"})
+    assert "a disqualification needs a reason" in html
+    act(
+        client,
+        tournament,
+        "entrant",
+        {"entrant": str(players[1].pk), "what": "disqualify", "reason": "no-show at the desk"},
+    )
+    assert Entrant.objects.get(pk=players[1].pk).status == "disqualified"
+
+
+def test_a_disqualification_during_play_forfeits_the_open_match():
+    tournament, stage, _ = started("single_elimination", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    match = stage.matches.get(code="W1.1")
+    cheat = match.away
+    act(
+        client,
+        tournament,
+        "entrant",
+        {"entrant": str(cheat.pk), "what": "disqualify", "reason": "collusion"},
+    )
+    match.refresh_from_db()
+    assert match.result_kind == "forfeit" and match.winner_id == match.home_id
