@@ -231,6 +231,8 @@ def console(request: HttpRequest, slug: str, preview: dict[str, Any] | None = No
         "is_staff_admin": is_staff_admin(request.user),
         "engines": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
         "preview": preview,
+        "seeding": tournament.status
+        in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN),
     }
     return render(request, "tournaments/manage/console.html", context)
 
