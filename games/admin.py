@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from games.models import GameEvent, GameSession, Seat
-from hosting.admin_lookups import ReadOnly, ReadOnlyInline
+from hosting.safe_admin import ReadOnly, ReadOnlyInline
 
 SEAT_FIELDS = ("number", "kind", "bot", "user", "display_name", "role", "connected")
 

@@ -24,6 +24,7 @@ from hosting.roles import is_organiser
 from hosting.throttles import CreateLimit, Limit
 
 MAX_GRACE_SECONDS = 7 * 24 * 3600  # a week: any longer is an abandoned seat
+MAX_ACTION_BYTES = 16 * 1024  # the largest legal action is a few hundred bytes
 
 
 class SeatInput(serializers.Serializer):
@@ -209,6 +210,7 @@ class GameStartView(APIView):
 
 class GameActionView(APIView):
     throttle_classes = [ActionLimit]
+    max_body_bytes = MAX_ACTION_BYTES  # hosting.parsers: a larger body is a 413
 
     def post(self, request: Request, game_id: int) -> HttpResponse:
         # The seat is found among those the move locks: no query of its own.

@@ -17,10 +17,13 @@ import os
 import sys
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.http import HttpRequest, HttpResponseBase
+
+from hosting.bind import refuse_debug_beyond_loopback, uvicorn_host
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hosting.settings")
 
@@ -55,6 +58,9 @@ class SharedThreadASGIHandler(ASGIHandler):
 
 
 get_asgi_application()  # sets Django up
+_host = uvicorn_host()
+if _host is not None:
+    refuse_debug_beyond_loopback(_host, debug=settings.DEBUG)
 application = SharedThreadASGIHandler()
 # Everything loaded so far lives as long as the process: out of the collector's way, so a full
 # collection walks only what requests and streams create. Paced 200-game runs: action p99

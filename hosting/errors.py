@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import ConfigError, IllegalAction
+from hosting.parsers import PayloadTooLarge
 
 JSON_PREFIXES = ("/api/", "/live/")
 
@@ -52,12 +53,6 @@ class Forbidden(UserError):
 class Conflict(UserError):
     status = status.HTTP_409_CONFLICT
     code = "conflict"
-
-
-class PayloadTooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "the request body is too large"
-    default_code = "payload_too_large"
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -4,7 +4,8 @@ What the database or the code behind a view cannot take is refused here, before 
 with a readable ``400 parse_error``: nesting deeper than ``MAX_DEPTH`` (a thousand levels made
 the standard parser raise ``RecursionError``), the NUL character in any string or key
 (PostgreSQL text cannot hold it), lone surrogates and invalid UTF-8 (orjson refuses them).
-Numbers beyond 64 bits arrive as floats, which no integer field accepts.
+Numbers beyond 64 bits arrive as floats, which no integer field accepts. A body larger than
+its view takes is a ``413 payload_too_large``.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from rest_framework import parsers
-from rest_framework.exceptions import ParseError
+from rest_framework import parsers, status
+from rest_framework.exceptions import APIException, ParseError
 
 MAX_DEPTH = 32
 """Deeper than any document the API takes (a DropMix catalogue is 6 levels)."""
@@ -21,10 +22,23 @@ MAX_DEPTH = 32
 NUL = "\x00"
 
 
+class PayloadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "the request body is too large"
+    default_code = "payload_too_large"
+
+
 class JSONParser(parsers.JSONParser):
+    """A view may bound its bodies below Django's DATA_UPLOAD_MAX_MEMORY_SIZE with a
+    ``max_body_bytes`` attribute (a 413 beyond it)."""
+
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
-        encoding = parsers.get_encoding(parser_context or {})
+        parser_context = parser_context or {}
+        encoding = parsers.get_encoding(parser_context)
         body = stream.read()
+        limit = getattr(parser_context.get("view"), "max_body_bytes", None)
+        if limit is not None and len(body) > limit:
+            raise PayloadTooLarge(f"the request body is larger than {limit // 1024} KB")
         try:
             if encoding.lower().replace("-", "") != "utf8":
                 body = body.decode(encoding)

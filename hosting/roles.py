@@ -54,3 +54,10 @@ def grant(user: AbstractBaseUser, role: str) -> None:
         raise ValueError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
     group, _ = Group.objects.get_or_create(name=role)
     user.groups.add(group)
+
+
+def revoke(user: AbstractBaseUser, role: str) -> None:
+    """Take a role away from ``user`` (nothing happens if they did not have it)."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
+    user.groups.remove(*Group.objects.filter(name=role))

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from hosting.admin_lookups import ReadOnly, ReadOnlyInline, through_service
+from hosting.safe_admin import ReadOnly, ReadOnlyInline, through_service
 from tournaments import seasons, services
 from tournaments.models import (
     AuditEntry,

@@ -29,6 +29,7 @@ def all_problems() -> Iterator[tuple[Tournament, list[str]]]:
 
 
 def tournament_problems(tournament: Tournament) -> list[str]:
+    tournament = Tournament.objects.get(pk=tournament.pk)  # as it is now, not as it was read
     found: list[str] = []
     for stage in tournament.stages.order_by("number"):
         found += _bracket(stage)
@@ -115,7 +116,9 @@ def _standings(tournament: Tournament) -> list[str]:
                     f"{expected} by the results"
                 )
     champion = _champion(stage)
-    if champion is not None:
+    # Placements by format (rows that say how far each entrant came) put the champion alone
+    # at rank 1; a table of points alone need not (a bye scores nothing in a bracket).
+    if champion is not None and rows and "round_reached" in rows[0]:
         first = {row["entrant"] for row in rows if row["rank"] == 1}
         if first != {champion}:
             found.append(f"entrant {champion} won the final but is not alone at rank 1")

@@ -719,7 +719,7 @@ def match_report_result(
                 'a forced correction names the matches it resets: send it with "dry_run": true '
                 'first, then again with the "resets" it lists'
             )
-        if plan is not None and resets is not None and list(resets) != list(plan.resets):
+        if plan is not None and resets is not None and sorted(resets) != sorted(plan.resets):
             raise Conflict(
                 f"the correction would now reset {_listed(plan.resets)}, not "
                 f"{_listed(resets)}; run the dry run again"
@@ -872,7 +872,8 @@ def standings_table(*, tournament: Tournament, regulations: str | None = None) -
 
 
 def _named(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seeds = adapters.seeded_entrants_for(tournament)
+    # Every seed keeps its name, that of an entrant who withdrew after the start included.
+    seeds = {e.seed: e for e in tournament.entrants.filter(seed__isnull=False)}
     for row in rows:
         entrant = seeds.get(row["id"])
         row["entrant"] = entrant.pk if entrant else None

@@ -46,6 +46,14 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
+def refuse_unknown_fields(action: Action, *keys: str) -> None:
+    """Refuse a field an action of its type does not have: the log keeps actions as sent, and
+    shows them to everyone once the game ends."""
+    extra = sorted(str(key) for key in set(action) - {"type", *keys})
+    if extra:
+        raise IllegalAction(f"unexpected field(s) {', '.join(extra)} in a {action['type']!r}")
+
+
 class ConfigError(ValueError):
     """A game configuration the engine cannot run; the message says what to fix."""
 

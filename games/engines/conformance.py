@@ -28,6 +28,7 @@ from games.engines.base import (
 )
 
 BOGUS_ACTION: Action = {"type": "__not_an_action__"}
+UNKNOWN_FIELD = "__not_a_field__"
 
 
 @dataclass
@@ -270,6 +271,10 @@ def _check_refusals(engine: Engine, state: State, seats: range) -> None:
             for action in engine.legal_actions(state, other)[:3]:
                 if canonical(action) not in legal[seat]:
                     attempts.append((seat, action))
+        # a legal action with a field it does not have: the log would store it as sent
+        attempts.extend(
+            (seat, {**a, UNKNOWN_FIELD: 1}) for a in engine.legal_actions(state, seat)[:1]
+        )
     for seat, action in attempts:
         try:
             engine.apply(state, seat, action, _NoRandomness())

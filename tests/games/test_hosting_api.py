@@ -187,7 +187,9 @@ def test_seats_cannot_be_claimed_twice_or_after_the_start(organiser, engine, clo
     player = claim(game_id, 0)
     again = player.client.post(f"/api/games/{game_id}/seats/1/claim", body, format="json")
     assert again.status_code == 409 and "already hold a seat" in again.json()["detail"]
-    taken = claim(game_id, 1).client.post(f"/api/games/{game_id}/seats/0/claim", body)
+    taken = claim(game_id, 1).client.post(
+        f"/api/games/{game_id}/seats/0/claim", body, format="json"
+    )
     assert taken.status_code == 409
     organiser.post(f"/api/games/{game_id}/start")
     late = organiser.post(f"/api/games/{game_id}/seats/1/claim", body, format="json")

@@ -19,17 +19,16 @@ def note_backend() -> None:
         seen_backends.append(cursor.fetchone()[0])
 
 
-@app.task(name="tests.drop_connection")
-def drop_connection() -> None:
-    """The server ends the task's session, as a restart or an idle timeout would."""
+def end_session(pid: int) -> None:
+    """The server ends the worker's session, as a restart or an idle timeout would; the call
+    waits until the backend is gone, so the next task cannot find it alive."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        cursor.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])
 
 
 def run(task) -> None:
     count = len(seen_backends)
     task.delay()
-    note_backend.delay()
     assert wait_for(lambda: len(seen_backends) > count, 10)
 
 
@@ -46,5 +45,6 @@ def test_tasks_share_one_connection_and_a_broken_one_is_replaced(redis_url, cele
             run(note_backend)
         assert len(set(seen_backends)) == 1, seen_backends
 
-        run(drop_connection)
+        end_session(seen_backends[0])
+        run(note_backend)
         assert seen_backends[-1] != seen_backends[0], "the broken connection was not replaced"

@@ -129,7 +129,10 @@ def test_unknown_or_bad_season_rules_are_refused_at_creation():
     assert not Tournament.objects.exists()
 
 
-def test_the_demo_season_is_played_to_its_end(monkeypatch, django_capture_on_commit_callbacks):
+def test_the_demo_season_is_played_to_its_end(
+    monkeypatch, settings, django_capture_on_commit_callbacks
+):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # 7 accounts
     clock = FakeClock()
     monkeypatch.setattr("games.services.now", clock)
     call_command("seed_demo", stdout=StringIO())

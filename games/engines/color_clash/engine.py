@@ -24,6 +24,7 @@ from games.engines.base import (
     State,
     View,
     Window,
+    refuse_unknown_fields,
 )
 from games.engines.color_clash import config as match_config
 from games.engines.color_clash import last_card, turns, views
@@ -74,11 +75,26 @@ RULES: dict[str, tuple[Check, Effect]] = {
 }
 
 
+FIELDS: dict[str, tuple[str, ...]] = {
+    "play": ("card", "color"),
+    "draw": (),
+    "pass": (),
+    "choose_color": ("color",),
+    "call_last_card": (),
+    "catch": ("target",),
+    WINDOW_CLOSED: ("name",),
+    TIMEOUT: ("seats",),
+    SUBSTITUTE: ("seat", "on"),
+}
+"""The fields of each action besides its ``type``; any other is refused."""
+
+
 def rule_for(state: State, action: Action) -> tuple[Check, Effect]:
     try:
         rule = RULES[action["type"]]
     except (KeyError, TypeError):
         raise IllegalAction(f"unknown action {action!r}") from None
+    refuse_unknown_fields(action, *FIELDS[action["type"]])
     if state["over"]:
         raise IllegalAction("the match is over")
     return rule

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from games.engines.base import Action, IllegalAction, State
+from games.engines.base import Action, IllegalAction, State, refuse_unknown_fields
 from games.engines.drafting_trios.cards import ALL_CARDS, POWER_SET, VALUE
 from games.engines.drafting_trios.powers import COST, TARGET_KEYS, may_activate, targets
 from games.engines.drafting_trios.scoring import CATEGORIES
@@ -119,17 +119,11 @@ def check(state: State, seat: int | None, action: Any) -> Action:
         if seat in state["order"]:
             raise IllegalAction("you have already made your choice in this step")
         raise IllegalAction("you have no choice to make now; your opponent is choosing")
-    checker = _CHECKERS[state["stage"]].get(kind)
+    checker = _CHECKERS[state["stage"]].get(kind) if isinstance(kind, str) else None
     if checker is None:
         expected = ", ".join(_CHECKERS[state["stage"]])
         raise IllegalAction(f"{kind!r} is not a choice now; you may choose: {expected}")
     return checker(state, seat, action)
-
-
-def _fields(action: Action, *keys: str) -> None:
-    extra = sorted(set(action) - {"type", *keys})
-    if extra:
-        raise IllegalAction(f"unexpected field(s) {', '.join(extra)} in a {action['type']!r}")
 
 
 def _cards(action: Action, key: str, count: int) -> list[str]:
@@ -143,7 +137,7 @@ def _cards(action: Action, key: str, count: int) -> list[str]:
 
 
 def _check_draft(state: State, seat: int, action: Action) -> Action:
-    _fields(action, "pick", "discard")
+    refuse_unknown_fields(action, "pick", "discard")
     pile = state["piles"][seat]
     pick, discard = action.get("pick"), action.get("discard")
     if len(pile) == 1:
@@ -155,7 +149,7 @@ def _check_draft(state: State, seat: int, action: Action) -> Action:
 
 
 def _check_mulligan(state: State, seat: int, action: Action) -> Action:
-    _fields(action)
+    refuse_unknown_fields(action)
     if state["mulligans"][seat] == 0:
         raise IllegalAction("you hold no mulligan charge")
     if not may_mulligan(state, seat):
@@ -164,14 +158,14 @@ def _check_mulligan(state: State, seat: int, action: Action) -> Action:
 
 
 def _check_name(state: State, seat: int, action: Action) -> Action:
-    _fields(action, "card")
+    refuse_unknown_fields(action, "card")
     if action.get("card") not in VALUE:
         raise IllegalAction("name a card in the notation: R1..Y6 or a power card id")
     return {"type": "name", "card": action["card"]}
 
 
 def _check_quake(state: State, seat: int, action: Action) -> Action:
-    _fields(action, "category")
+    refuse_unknown_fields(action, "category")
     if action.get("category") not in open_for_both(state):
         raise IllegalAction("choose a category that is open for both players")
     return {"type": "earthquake", "category": action["category"]}
@@ -182,7 +176,7 @@ def _short_handed(state: State, seat: int) -> bool:
 
 
 def _check_pass(state: State, seat: int, action: Action) -> Action:
-    _fields(action)
+    refuse_unknown_fields(action)
     if not _short_handed(state, seat):
         raise IllegalAction("you hold three cards or more: play a trio, a power card or a discard")
     return {"type": "pass"}
@@ -194,7 +188,7 @@ def _check_hand(state: State, seat: int) -> None:
 
 
 def _check_trio(state: State, seat: int, action: Action) -> Action:
-    _fields(action, "category", "cards")
+    refuse_unknown_fields(action, "category", "cards")
     _check_hand(state, seat)
     category = action.get("category")
     if category not in CATEGORIES:
@@ -213,7 +207,7 @@ def _check_power(state: State, seat: int, action: Action) -> Action:
     power = action.get("card")
     if power not in POWER_SET:
         raise IllegalAction(f"{power!r} is not a power card")
-    _fields(action, "card", "cost", *TARGET_KEYS.get(power, ()))
+    refuse_unknown_fields(action, "card", "cost", *TARGET_KEYS.get(power, ()))
     _check_hand(state, seat)
     if not may_activate(state, seat, power):
         raise IllegalAction(f"{power} can be activated once per player, and you already did")
@@ -238,7 +232,7 @@ _TARGET_REFUSALS = {
 
 
 def _check_discard(state: State, seat: int, action: Action) -> Action:
-    _fields(action, "cards")
+    refuse_unknown_fields(action, "cards")
     _check_hand(state, seat)
     cards = _cards(action, "cards", TRIO_SIZE)
     if without(state["hands"][seat], cards) is None:

@@ -22,13 +22,16 @@ Config (``validate_config``): ``target`` 21 or 15, ``middle_slot_colour`` (yello
 weights ({"1": 4, "2": 4, "3": 3, "X": 1}), ``retract_seconds`` (3), ``spin_retract_seconds``
 (2), ``decks`` (one list of card ids or null per seat; null gets the seat distinct
 starter playlists: two for a single player, one for a team member), ``catalogue`` (an
-imported catalogue; default: ``data/default_catalogue.json``).
+imported catalogue; default: ``data/default_catalogue.json``), and the rules' two open
+rulings: ``score_floor`` (0: the lowest a score falls; a whole number of 0 or less, or null
+for no floor) and ``clear_mode`` (``stack``: clearing a slot discards its whole stack, the
+default; ``top``: only the top card, and the card beneath is in play again).
 The turn timer (off, 15, 30 or 60 s) is the host's time control, not engine config.
 
 Where each rule lives, top-down: ``catalogue`` (card schema, shipped data) and ``grammar``
 (FX effect forms), ``decks`` (deck limits, hand sizes, draws), ``board`` (slots, control,
 drop legality), ``turns`` (moves, pending moves and retracts, Equalizer, end of turn),
-``effects`` (FX interpretation), ``scoring`` (gains before losses, the target, floor 0),
+``effects`` (FX interpretation), ``scoring`` (gains before losses, the target, the floor),
 ``cards`` (drawing and reshuffling), ``views`` (what each seat sees), ``bots``.
 
 Two choices go beyond the rules file, both to keep play finite and results honest: a move made

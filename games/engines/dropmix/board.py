@@ -173,8 +173,16 @@ def _level_on(catalogue: Catalogue, stack: list[Entry]) -> int:
 
 
 def clear_slot(state: State, slot: int) -> Entry:
-    """Discard a slot's whole stack (each card to its owner's discards); returns the top."""
+    """Clear a slot (each card to its owner's discards) and return the top card cleared.
+
+    ``clear_mode`` ``stack`` (the default) discards the whole stack; ``top`` only the top
+    card, and the card beneath, if any, is in play again."""
     stack = state["stacks"][slot]
+    if state.get("clear_mode", "stack") == "top":
+        card, seat, _colour = stack[-1]
+        state["discards"][seat].append(card)
+        state["stacks"][slot] = stack[:-1]
+        return stack[-1]
     for card, seat, _colour in stack:
         state["discards"][seat].append(card)
     state["stacks"][slot] = []

@@ -23,6 +23,7 @@ from games.engines.base import (
     Rng,
     State,
     Window,
+    refuse_unknown_fields,
 )
 from games.engines.dropmix import board, bots, cards, turns, views
 from games.engines.dropmix.catalogue import (
@@ -49,8 +50,14 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "spin_retract_seconds": 2,
     "decks": None,
     "catalogue": None,
+    # The rules' two open rulings (rules/dropmix_clash.md, [default]): the lowest a score can
+    # fall (None: no floor), and whether clearing a slot discards its whole stack or only
+    # the top card, uncovering the one beneath.
+    "score_floor": 0,
+    "clear_mode": "stack",
 }
 WHEEL_LABELS = ("1", "2", "3", "X")
+CLEAR_MODES = ("stack", "top")
 
 
 class DropMixClash:
@@ -99,6 +106,8 @@ class DropMixClash:
             "wheel": [list(WHEEL_LABELS), [config["wheel"][k] for k in WHEEL_LABELS]],
             "retract_seconds": config["retract_seconds"],
             "spin_seconds": config["spin_retract_seconds"],
+            "score_floor": config["score_floor"],
+            "clear_mode": config["clear_mode"],
             "accepts": board.slot_accepts(config["middle_slot_colour"]),
             "stacks": [[] for _ in range(board.SLOT_COUNT)],
             "hands": [[] for _ in range(seats)],
@@ -167,6 +176,9 @@ class DropMixClash:
         if not isinstance(action, dict):
             raise IllegalAction("an action must be an object with a type")
         kind = action.get("type")
+        if not isinstance(kind, str) or kind not in FIELDS:
+            raise IllegalAction(f"unknown action {kind!r}")
+        refuse_unknown_fields(action, *FIELDS[kind])
         if kind in (WINDOW_CLOSED, TIMEOUT):
             if seat is not None:
                 raise IllegalAction(f"{kind} comes from the host, not from a player")
@@ -176,10 +188,7 @@ class DropMixClash:
             raise IllegalAction("a player action needs a player's seat")
         if state["winner"] is not None:
             raise IllegalAction("the game is over")
-        check = _PLAYER_CHECKS.get(kind)
-        if check is None:
-            raise IllegalAction(f"unknown action {kind!r}")
-        reason = check(state, seat, action)
+        reason = _PLAYER_CHECKS[kind](state, seat, action)
         if reason:
             raise IllegalAction(reason)
 
@@ -296,6 +305,17 @@ def _check_choose(state: State, seat: int, action: Action) -> str | None:
     return None
 
 
+FIELDS: dict[str, tuple[str, ...]] = {
+    "drop": ("card", "slot", "colour"),
+    "spin": (),
+    "pass": (),
+    "retract": (),
+    "choose": ("card",),
+    WINDOW_CLOSED: ("name",),
+    TIMEOUT: ("seats",),
+}
+"""The fields of each action besides its ``type``; any other is refused."""
+
 _PLAYER_CHECKS = {
     "drop": _check_drop,
     "spin": _check_spin,
@@ -327,6 +347,11 @@ def _config_problems(config: dict[str, Any]) -> list[str]:
             problems.append(f"{key} must be a positive number of seconds")
     if config["catalogue"] is not None and not isinstance(config["catalogue"], dict):
         problems.append("catalogue must be a catalogue object")
+    floor = config["score_floor"]
+    if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int) or floor > 0):
+        problems.append("score_floor must be a whole number of 0 or less, or null for no floor")
+    if config["clear_mode"] not in CLEAR_MODES:
+        problems.append(f"clear_mode must be one of {', '.join(CLEAR_MODES)}")
     return problems
 
 

@@ -1,7 +1,8 @@
 """Points: a move's gains and losses are tallied, then settled in the order the rules fix.
 
 The acting side's gains land first and a side reaching the target wins at once, so a loss
-that follows in the same move can no longer stop it. Scores never go below 0.
+that follows in the same move can no longer stop it. Scores never go below the configured
+``score_floor`` (0 by default; ``None``: no floor).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class Tally:
 
 
 def settle(state: State, tally: Tally, acting: int) -> list[dict[str, Any]]:
-    """Apply a tally: acting side's gains, then the other's, then losses (floored at 0)."""
+    """Apply a tally: acting side's gains, then the other's, then losses (down to the floor)."""
     events = []
     for side in (acting, 1 - acting):
         if tally.gains[side]:
@@ -47,7 +48,10 @@ def settle(state: State, tally: Tally, acting: int) -> list[dict[str, Any]]:
         return events
     for side in (acting, 1 - acting):
         if tally.losses[side]:
-            lost = min(tally.losses[side], state["scores"][side])
+            lost = tally.losses[side]
+            floor = state.get("score_floor", 0)  # games set up before it was configurable: 0
+            if floor is not None:
+                lost = max(0, min(lost, state["scores"][side] - floor))
             state["scores"][side] -= lost
             events.append({"type": "lost", "side": side, "points": lost})
     return events

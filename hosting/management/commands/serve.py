@@ -12,8 +12,11 @@ from typing import Any
 
 import uvicorn
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from hosting.bind import refuse_debug_beyond_loopback
 
 
 class Command(BaseCommand):
@@ -25,6 +28,10 @@ class Command(BaseCommand):
         parser.add_argument("--no-seed", action="store_true", help="skip the demo data")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            refuse_debug_beyond_loopback(options["host"], debug=settings.DEBUG)
+        except ImproperlyConfigured as refusal:
+            raise CommandError(str(refusal)) from None
         call_command("migrate", interactive=False, verbosity=0)
         if not options["no_seed"]:
             call_command("seed_demo")

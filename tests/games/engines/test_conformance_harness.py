@@ -27,6 +27,12 @@ def test_a_leaking_view_is_caught():
     assert "leaks" in report.failures[0]
 
 
+def test_an_engine_that_takes_unknown_action_fields_is_caught():
+    report = run(tiny.LaxHighCard())
+    assert report.invariant_failures == 30
+    assert "__not_a_field__" in report.failures[0]
+
+
 def test_an_engine_using_global_randomness_fails_replay():
     report = run(tiny.UnreplayableHighCard())
     assert report.invariant_failures == 30

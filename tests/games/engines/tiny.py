@@ -24,7 +24,10 @@ from games.engines.base import (
     Rng,
     State,
     Window,
+    refuse_unknown_fields,
 )
+
+FIELDS = {"play": ("card",), WINDOW_CLOSED: ("name",), TIMEOUT: ("seats",)}
 
 
 def _lowest_card_bot(state: State, seat: int, rng: Rng) -> Action:
@@ -79,6 +82,8 @@ class HighCard:
 
     def validate(self, state: State, seat: int | None, action: Action) -> None:
         kind = action.get("type")
+        if kind in FIELDS:
+            refuse_unknown_fields(action, *FIELDS[kind])
         if kind == WINDOW_CLOSED:
             if seat is not None or not state["applause"] or action.get("name") != "applause":
                 raise IllegalAction("no such window is open")
@@ -151,6 +156,18 @@ class HighCard:
 
 
 ENGINE = HighCard()
+
+
+class LaxHighCard(HighCard):
+    """Takes any extra field along with a move (and so stores it in the log)."""
+
+    key = "lax_high_card"
+
+    def validate(self, state: State, seat: int | None, action: Action) -> None:
+        super().validate(state, seat, {key: action[key] for key in action if key in _KNOWN})
+
+
+_KNOWN = {"type", "card", "name", "seats"}
 
 
 class LeakyHighCard(HighCard):

@@ -28,6 +28,7 @@ def test_defaults_are_filled_in():
     assert config["target"] == 21 and config["middle_slot_colour"] == "yellow"
     assert config["wheel"] == {"1": 4, "2": 4, "3": 3, "X": 1}
     assert (config["retract_seconds"], config["spin_retract_seconds"]) == (3, 2)
+    assert (config["score_floor"], config["clear_mode"]) == (0, "stack")
     assert len(config["decks"]) == 2
 
 
@@ -42,6 +43,10 @@ def test_defaults_are_filled_in():
         ({"turn_seconds": 45}, "unknown config keys: turn_seconds"),
         ({"colour": "red"}, "unknown config keys: colour"),
         ({"decks": [None]}, "one deck (or null) per seat"),
+        ({"score_floor": 1}, "score_floor must be a whole number of 0 or less, or null"),
+        ({"score_floor": "0"}, "score_floor must be a whole number"),
+        ({"score_floor": True}, "score_floor must be a whole number"),
+        ({"clear_mode": "all"}, "clear_mode must be one of stack, top"),
     ],
 )
 def test_bad_config_is_refused_with_a_reason(config, message):

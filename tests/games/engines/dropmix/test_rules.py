@@ -156,6 +156,15 @@ def test_scores_never_go_below_zero():
     assert state["scores"] == [0, 0]
 
 
+@pytest.mark.parametrize(("floor", "expected"), [(-1, [-1, -1]), (-5, [-2, -2]), (None, [-2, -2])])
+def test_the_score_floor_is_configurable(floor, expected):
+    state = game(active=1, hands={1: ["lab-score"]}, scores=(1, 0), score_floor=floor)
+    events = drop(state, 1, "lab-score", 2)  # side 1 gains 1 (to 1), then both lose 3
+    assert state["scores"] == expected
+    lost = {e["side"]: e["points"] for e in events if e["type"] == "lost"}
+    assert lost == {0: 1 - expected[0], 1: 1 - expected[1]}
+
+
 # --- turns ----------------------------------------------------------------------------------
 
 
@@ -251,6 +260,23 @@ def test_a_spin_clears_the_opponents_cards_at_the_level_and_costs_a_point_each()
     assert state["scores"] == [3, 3]
     assert sorted(state["discards"][1]) == ["steel-b2", "steel-r1b", "steel-r2"]
     assert state["last_spin"]["result"] == "2"
+
+
+def test_clear_mode_top_discards_only_the_top_card_and_uncovers_the_one_beneath():
+    state = game(
+        on_board={
+            2: [("candy-r1a", 0, "red"), ("steel-r2", 1, "red")],  # side 0's card beneath
+            4: [("steel-b1", 1, "blue"), ("steel-b2", 1, "blue")],
+        },
+        scores=(3, 5),
+        clear_mode="top",
+    )
+    act(state, 0, type="spin")
+    close(state, "spin", ScriptedRng(4))  # level 2: both of side 1's top cards
+    assert state["stacks"][1] == [["candy-r1a", 0, "red"]]  # back in play, for side 0
+    assert state["stacks"][3] == [["steel-b1", 1, "blue"]]
+    assert sorted(state["discards"][1]) == ["steel-b2", "steel-r2"]
+    assert state["scores"] == [3, 3]  # one point per card cleared, as with whole stacks
 
 
 def test_x_clears_all_the_opponents_cards():
