@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.exceptions import ValidationError
@@ -124,11 +125,89 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/manage/new.html", context, status=400 if errors else 200)
 
 
+class TournamentEditInput(api.TournamentCreateInput):
+    """The create input for a tournament that exists: its own address is not "taken"."""
+
+    def validate_slug(self, slug: str) -> str:
+        return slug
+
+
+def _local(moment: Any) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%dT%H:%M") if moment else ""
+
+
+def _form_values(tournament: Tournament) -> dict[str, Any]:
+    """A tournament's settings as the settings form shows them."""
+    control = tournament.time_control or {}
+    return {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "description": tournament.description,
+        "visibility": tournament.visibility,
+        "game": tournament.game,
+        "format": tournament.format,
+        "ruleset": json.dumps(tournament.ruleset or {}),
+        "allowances": json.dumps(control.get("allowances", {})),
+        "reserve": control.get("reserve", ""),
+        "increment": control.get("increment", ""),
+        "best_of": tournament.best_of,
+        "play_online": "on" if tournament.play_online else "",
+        "format_options": json.dumps(tournament.format_options or {}),
+        "tiebreaks": ", ".join(tournament.tiebreaks),
+        "capacity": tournament.capacity or "",
+        "registration_opens": _local(tournament.registration_opens),
+        "registration_closes": _local(tournament.registration_closes),
+        "check_in_closes": _local(tournament.check_in_closes),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _run_by(request, slug)
+    locked = tournament.status != Tournament.Status.DRAFT  # game and format: drafts only
+    errors: list[str] = []
+    values: Any = _form_values(tournament)
+    if request.method == "POST":
+        values = request.POST.copy()
+        values["slug"] = tournament.slug
+        if locked:
+            values["game"], values["format"] = tournament.game, tournament.format
+        try:
+            data = api._valid(TournamentEditInput, _creation(values))
+            for key in ("reserve", "increment"):
+                if key in data["time_control"]:
+                    data["time_control"][key] = float(data["time_control"][key])
+            data.pop("slug")
+            if locked:
+                data.pop("game"), data.pop("format")
+            services.tournament_update(tournament=tournament, by=request.user, **data)
+        except ValidationError as error:
+            errors = _errors(error)
+        except (UserError, ValueError) as error:
+            errors = [getattr(error, "message", str(error))]
+        else:
+            messages.success(request, _("The settings are saved."))
+            return redirect("tournament-manage", slug=slug)
+    context = {
+        "tournament": tournament,
+        "errors": errors,
+        "values": values,
+        "editing": True,
+        "locked": locked,
+        "games": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
+        "formats": list(FORMATS.items()),
+        "tiebreak_keys": list(tiebreaks.TIEBREAKS),
+    }
+    return render(request, "tournaments/manage/edit.html", context, status=400 if errors else 200)
+
+
 # -- the console ------------------------------------------------------------------------------
 
 
 @login_required
-def console(request: HttpRequest, slug: str) -> HttpResponse:
+def console(request: HttpRequest, slug: str, preview: dict[str, Any] | None = None) -> HttpResponse:
+    """The console; ``preview`` is a forced correction's dry run waiting to be confirmed."""
     tournament = _run_by(request, slug)
     drawn = board(tournament)
     entrants = list(tournament.entrants.order_by("seed", "registered_at", "pk"))
@@ -151,6 +230,9 @@ def console(request: HttpRequest, slug: str) -> HttpResponse:
         "audit": list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN]),
         "is_staff_admin": is_staff_admin(request.user),
         "engines": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
+        "preview": preview,
+        "seeding": tournament.status
+        in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN),
     }
     return render(request, "tournaments/manage/console.html", context)
 
@@ -205,18 +287,33 @@ def start(request: HttpRequest, tournament: Tournament) -> str:
     return _("The tournament has started.")
 
 
-def withdraw(request: HttpRequest, tournament: Tournament) -> str:
-    entrant = api._entrant(tournament, _entrant_id(request.POST))
-    services.entrant_withdraw(entrant=entrant, by=request.user)
-    return _("%(name)s is withdrawn.") % {"name": entrant.display_name}
+def entrant(request: HttpRequest, tournament: Tournament) -> str:
+    """Check someone in at the desk, promote from the waitlist, withdraw or disqualify."""
+    person = api._entrant(tournament, _entrant_id(request.POST))
+    what = request.POST.get("what", "")
+    name = {"name": person.display_name}
+    if what == "check_in":
+        services.entrant_check_in(entrant=person, by=request.user)
+        return _("%(name)s is checked in.") % name
+    if what == "promote":
+        services.entrant_promote(entrant=person, by=request.user)
+        return _("%(name)s has a place now.") % name
+    if what == "withdraw":
+        services.entrant_withdraw(entrant=person, by=request.user)
+        return _("%(name)s is withdrawn.") % name
+    if what == "disqualify":
+        reason = request.POST.get("reason", "")
+        services.entrant_disqualify(entrant=person, by=request.user, reason=reason)
+        return _("%(name)s is disqualified.") % name
+    raise UserError(_("Choose what to do with the entrant."))
 
 
-def result(request: HttpRequest, tournament: Tournament) -> str:
-    """Enter or correct a result; a forced correction is previewed (its resets listed) and
-    confirmed with exactly that list, as the API's dry run and apply."""
+def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
+    """Enter or correct a result. A forced correction is first previewed, as the API's dry
+    run (the matches it resets listed), then confirmed with exactly that list."""
     match = api._match(tournament, request.POST.get("match", ""))
     post = request.POST
-    body = {
+    body: dict[str, Any] = {
         "winner": None if post.get("winner") in ("", "draw", None) else post.get("winner"),
         "force": post.get("force") == "on",
         "reason": post.get("reason", ""),
@@ -225,17 +322,37 @@ def result(request: HttpRequest, tournament: Tournament) -> str:
     for key in ("home_score", "away_score"):
         if post.get(key, "").strip():
             body[key] = post[key].strip()
+    confirmed = post.get("confirm") == "yes"
+    if confirmed:
+        body["resets"] = [code for code in post.getlist("resets") if code]
+    else:
+        body["dry_run"] = body["force"]
     data = api._valid(api.ResultInput, body)
     winner = None if data["winner"] is None else api._entrant(tournament, data["winner"])
+    scores = {"home_score": data.get("home_score"), "away_score": data.get("away_score")}
+    if data["dry_run"]:
+        plan = services.correction_preview(
+            match=match, by=request.user, winner=winner, reason=data["reason"], **scores
+        )
+        return {
+            "match": match.code,
+            "winner": data["winner"],
+            "winner_name": winner.display_name if winner else None,
+            "reason": data["reason"],
+            "forfeit": data["forfeit"],
+            "resets": list(plan.resets),
+            "refills": list(plan.refills),
+            "later_rounds_kept": list(plan.later_swiss),
+        }
     services.match_report_result(
         match=match,
         by=request.user,
         winner=winner,
-        home_score=data.get("home_score"),
-        away_score=data.get("away_score"),
         forfeit=data["forfeit"],
         force=data["force"],
         reason=data["reason"],
+        resets=data.get("resets") if confirmed else None,
+        **scores,
     )
     return _("The result of %(code)s is recorded.") % {"code": match.code}
 
@@ -324,12 +441,12 @@ def opponent(request: HttpRequest, tournament: Tournament) -> str:
     return _("The Death Match opponent is chosen.")
 
 
-ACTIONS: dict[str, Callable[[HttpRequest, Tournament], str]] = {
+ACTIONS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "open-registration": open_registration,
     "open-check-in": open_check_in,
     "seed": seed,
     "start": start,
-    "withdraw": withdraw,
+    "entrant": entrant,
     "result": result,
     "ledger": ledger,
     "sealed-open": sealed_open,
@@ -355,5 +472,7 @@ def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     except UserError as error:
         messages.error(request, error.message)
     else:
+        if isinstance(done, dict):  # a preview to confirm, shown on the console itself
+            return console(request, slug, preview=done)
         messages.success(request, done)
     return redirect("tournament-manage", slug=slug)

@@ -29,6 +29,7 @@ urlpatterns = [
         "<slug:slug>/episodes/<int:number>/opponent", views.opponent, name="episode-page-opponent"
     ),
     path("<slug:slug>/manage/", manage_views.console, name="tournament-manage"),
+    path("<slug:slug>/manage/edit", manage_views.tournament_edit, name="tournament-edit"),
     path("<slug:slug>/manage/<str:action>", manage_views.act, name="tournament-manage-action"),
 ]
 

@@ -12,7 +12,7 @@ import math
 import random
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from games import engines
@@ -85,6 +85,19 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
         )
     if fields.get("slug") in RESERVED_SLUGS:
         raise TournamentUserError(f"the address {fields['slug']!r} is reserved; choose another")
+    _check_settings(fields)
+    try:
+        with transaction.atomic():
+            tournament = Tournament.objects.create(organiser=organiser, **fields)
+    except IntegrityError:
+        raise Conflict(f"the address {fields.get('slug')!r} is taken; choose another") from None
+    audit(tournament, organiser, "tournament.created", format=tournament.format)
+    return tournament
+
+
+def _check_settings(fields: dict[str, Any]) -> None:
+    """The format, tie-break chain, regulations, game settings and season rules: checked
+    the same way when a tournament is created and each time it is edited."""
     if fields.get("format") not in TOURNAMENT_FORMATS:
         raise TournamentUserError(f"the format is one of: {', '.join(TOURNAMENT_FORMATS)}")
     try:
@@ -99,13 +112,48 @@ def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
         from tournaments.seasons import rules_for
 
         rules_for(Tournament(format_options=fields.get("format_options", {})))
-    try:
-        with transaction.atomic():
-            tournament = Tournament.objects.create(organiser=organiser, **fields)
-    except IntegrityError:
-        raise Conflict(f"the address {fields.get('slug')!r} is taken; choose another") from None
-    audit(tournament, organiser, "tournament.created", format=tournament.format)
-    return tournament
+
+
+# What an organiser may change before the start; the game and format only while a draft.
+EDITABLE = (
+    "name",
+    "description",
+    "ruleset",
+    "time_control",
+    "format_options",
+    "tiebreaks",
+    "tiebreak_regulations",
+    "capacity",
+    "best_of",
+    "play_online",
+    "registration_opens",
+    "registration_closes",
+    "check_in_closes",
+    "visibility",
+)
+EDITABLE_IN_DRAFT = ("game", "format")
+
+
+def tournament_update(*, tournament: Tournament, by: Any, **fields: Any) -> Tournament:
+    """Change a tournament's settings until it starts, checked as at its creation."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        check_runs(tournament, by)
+        if tournament.status not in (Status.DRAFT, Status.REGISTRATION, Status.CHECK_IN):
+            raise Conflict("a tournament's settings change only until it starts")
+        allowed = EDITABLE + (EDITABLE_IN_DRAFT if tournament.status == Status.DRAFT else ())
+        refused = sorted(set(fields) - set(allowed))
+        if refused:
+            raise TournamentUserError(f"these cannot change now: {', '.join(refused)}")
+        current = {name: getattr(tournament, name) for name in (*EDITABLE, *EDITABLE_IN_DRAFT)}
+        _check_settings(current | fields)
+        changed = sorted(name for name, value in fields.items() if current[name] != value)
+        for name in changed:
+            setattr(tournament, name, fields[name])
+        if changed:
+            tournament.save(update_fields=[*changed, "updated"])
+            audit(tournament, by, "tournament.edited", fields=changed)
+        return tournament
 
 
 # Ruleset keys the tournament itself reads; the engine is given the rest as its config.
@@ -232,7 +280,7 @@ def entrant_check_in(*, entrant: Entrant, by: Any) -> None:
         tournament = _lock(entrant.tournament)
         entrant.refresh_from_db()
         if by != entrant.user:
-            raise Forbidden("entrants check themselves in")
+            check_runs(tournament, by)  # the organiser may check someone in at the desk
         if tournament.status != Status.CHECK_IN:
             raise Conflict("check-in is not open")
         if tournament.check_in_closes and timezone.now() > tournament.check_in_closes:
@@ -243,6 +291,51 @@ def entrant_check_in(*, entrant: Entrant, by: Any) -> None:
         entrant.checked_in_at = timezone.now()
         entrant.save(update_fields=["status", "checked_in_at"])
         audit(tournament, by, "entrant.checked_in", entrant=entrant.pk)
+
+
+def entrant_promote(*, entrant: Entrant, by: Any) -> None:
+    """The organiser gives a waitlisted entrant a place (over the capacity if need be)."""
+    with transaction.atomic():
+        tournament = _lock(entrant.tournament)
+        check_runs(tournament, by)
+        entrant.refresh_from_db()
+        if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
+            raise Conflict("places are given before the start")
+        if entrant.status != Entrant.Status.WAITLISTED:
+            raise Conflict("only a waitlisted entry can be promoted")
+        entrant.status = Entrant.Status.REGISTERED
+        entrant.save(update_fields=["status"])
+        audit(tournament, by, "entrant.promoted", entrant=entrant.pk)
+
+
+def entrant_disqualify(*, entrant: Entrant, by: Any, reason: str) -> None:
+    """The organiser disqualifies an entrant, with a reason. Before the start the place goes
+    to the waitlist as for a withdrawal; once running, a match they are playing or about to
+    play is won by their opponent by forfeit."""
+    if not reason.strip():
+        raise TournamentUserError("a disqualification needs a reason")
+    with transaction.atomic():
+        tournament = _lock(entrant.tournament)
+        check_runs(tournament, by)
+        entrant.refresh_from_db()
+        if entrant.status in (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED):
+            raise Conflict("this entry has already ended")
+        held_place = entrant.status in (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
+        entrant.status = Entrant.Status.DISQUALIFIED
+        entrant.save(update_fields=["status"])
+        audit(tournament, by, "entrant.disqualified", reason=reason, entrant=entrant.pk)
+        if held_place and tournament.status in (Status.REGISTRATION, Status.CHECK_IN):
+            promoted = waiting_list(tournament).first()
+            if promoted is not None:
+                promoted.status = Entrant.Status.REGISTERED
+                promoted.save(update_fields=["status"])
+                audit(tournament, None, "entrant.promoted", entrant=promoted.pk)
+        open_matches = Match.objects.filter(
+            stage__tournament=tournament, status__in=[Match.Status.READY, Match.Status.LIVE]
+        ).filter(models.Q(home=entrant) | models.Q(away=entrant))
+        for match in open_matches:
+            opponent = match.away if match.home_id == entrant.pk else match.home
+            match_report_result(match=match, by=by, winner=opponent, forfeit=True, reason=reason)
 
 
 def seeding_apply(

@@ -108,12 +108,17 @@ def board(tournament: Tournament) -> dict[str, Any]:
         context["kind"] = "bracket"
         context["sections"] = bracket_layout.sections(stage)
     try:
-        context["standings"] = services.standings(tournament=tournament)
+        table = services.standings_table(tournament=tournament)
     except UserError as error:
         context["standings_error"] = error.message
+    else:
+        context["standings"] = table["standings"]
+        context["regulations"] = table["regulations"]
+        # Knockouts and seasons rank by how far each entrant went, the others by points.
+        context["placed"] = table["ranking"] != "points"
     context["points"] = {row["entrant"]: row["points"] for row in context.get("standings", [])}
-    context["regulations"] = tournament.tiebreak_regulations
-    context["chain"] = [key for key in tournament.tiebreaks if key != "points"]
+    chain = [key for key in tournament.tiebreaks if key != "points"]
+    context["chain"] = [] if context.get("placed") else chain
     return context
 
 

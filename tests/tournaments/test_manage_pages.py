@@ -3,6 +3,7 @@
 import pytest
 from django.test import Client
 
+from hosting.roles import STAFF_ADMIN
 from tests.games.hosting_helpers import register_tiny
 from tests.tournaments.builders import open_tournament, started, user
 from tests.tournaments.test_genius_season import RULES
@@ -137,3 +138,97 @@ def test_a_genius_episode_is_run_from_the_console():
     assert seasons.balances(tournament)[cast[2].pk] == 3
     actions = set(AuditEntry.objects.filter(tournament=tournament).values_list("action", flat=True))
     assert {"tournaments.season.main_match", "tournaments.season.opponent_chosen"} <= actions
+
+
+def test_a_forced_correction_lists_what_it_resets_then_applies_exactly_that():
+    tournament, stage, _ = started("single_elimination", 4)
+    referee = user("referee", STAFF_ADMIN)
+    client = Client()
+    client.force_login(referee)
+    for code in ("W1.1", "W1.2", "W2.1"):
+        match = stage.matches.get(code=code)
+        act(client, tournament, "result", {"match": code, "winner": str(match.home_id)})
+    first = stage.matches.get(code="W1.1")
+    body = {"match": "W1.1", "winner": str(first.away_id), "force": "on", "reason": "misread"}
+    html = act(client, tournament, "result", body)
+    preview = html[html.index('class="preview"') :]
+    preview = preview[: preview.index("</form>")]
+    assert "Confirm the correction of W1.1" in preview and "<strong>W2.1</strong>" in preview
+    first.refresh_from_db()
+    assert first.winner_id == first.home_id  # the dry run changed nothing
+    # The list no longer matching what would be reset is refused (409 in the API).
+    stale = act(client, tournament, "result", body | {"confirm": "yes", "resets": ["W9.9"]})
+    assert "would now reset W2.1" in stale
+    applied = act(client, tournament, "result", body | {"confirm": "yes", "resets": ["W2.1"]})
+    assert "The result of W1.1 is recorded." in applied
+    first.refresh_from_db()
+    final = stage.matches.get(code="W2.1")
+    assert first.winner_id == first.away_id and final.home_id == first.away_id
+    assert final.status != "finished"
+    reset = AuditEntry.objects.filter(tournament=tournament, action="tournaments.match.reset")
+    assert reset.exists()
+
+
+def test_settings_change_until_the_start_checked_as_at_creation():
+    tournament, _ = open_tournament("swiss", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    url = f"/tournaments/{tournament.slug}/manage/edit"
+    form = client.get(url).content.decode()
+    assert 'value="swiss cup"' in form and "disabled" in form  # game and format: drafts only
+    values = {"name": "Swiss Masters", "tiebreaks": "buchholz", "capacity": "6"}
+    values |= {"format_options": '{"rounds": 3}', "ruleset": "{}", "visibility": "unlisted"}
+    assert client.post(url, values).status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.name, tournament.tiebreaks, tournament.capacity) == (
+        "Swiss Masters",
+        ["buchholz"],
+        6,
+    )
+    assert tournament.visibility == "unlisted" and tournament.format == "swiss"
+    refused = client.post(url, values | {"tiebreaks": "coin_toss"})
+    assert refused.status_code == 400 and "unknown tie-break" in refused.content.decode()
+    edited = AuditEntry.objects.get(tournament=tournament, action="tournaments.tournament.edited")
+    assert set(edited.data["fields"]) >= {"name", "tiebreaks", "capacity"}
+    act(client, tournament, "start")
+    closed = client.post(url, values | {"name": "Later"})
+    assert "settings change only until it starts" in closed.content.decode()
+
+
+def test_the_desk_checks_in_promotes_and_disqualifies():
+    tournament, players = open_tournament("single_elimination", 4, capacity=3)
+    client = Client()
+    client.force_login(tournament.organiser)
+    waiting = Entrant.objects.get(pk=players[3].pk)
+    assert waiting.status == "waitlisted"
+    act(client, tournament, "entrant", {"entrant": str(waiting.pk), "what": "promote"})
+    waiting.refresh_from_db()
+    assert waiting.status == "registered"
+    act(client, tournament, "open-check-in")
+    html = act(client, tournament, "entrant", {"entrant": str(players[0].pk), "what": "check_in"})
+    assert "is checked in." in html
+    html = act(client, tournament, "entrant", {"entrant": str(players[1].pk), "what": "disqualify"})
+    assert "a disqualification needs a reason" in html
+    act(
+        client,
+        tournament,
+        "entrant",
+        {"entrant": str(players[1].pk), "what": "disqualify", "reason": "no-show at the desk"},
+    )
+    assert Entrant.objects.get(pk=players[1].pk).status == "disqualified"
+
+
+def test_a_disqualification_during_play_forfeits_the_open_match():
+    tournament, stage, _ = started("single_elimination", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    match = stage.matches.get(code="W1.1")
+    cheat = match.away
+    act(
+        client,
+        tournament,
+        "entrant",
+        {"entrant": str(cheat.pk), "what": "disqualify", "reason": "collusion"},
+    )
+    match.refresh_from_db()
+    assert match.result_kind == "forfeit" and match.winner_id == match.home_id

@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import engines
 
@@ -74,10 +77,15 @@ BRACKETS = {
     "final": _("Grand final"),
 }
 LEDGER_KINDS = {
-    "award": _("Award"),
-    "transfer": _("Transfer"),
-    "spend": _("Spent"),
-    "confiscate": _("Confiscated"),
+    "award": pgettext_lazy("ledger entry", "Award"),
+    "transfer": pgettext_lazy("ledger entry", "Transfer"),
+    "spend": pgettext_lazy("ledger entry", "Spent"),
+    "confiscate": pgettext_lazy("ledger entry", "Confiscated"),
+}
+
+REGULATIONS = {
+    "fide-2024": _("FIDE C.07, applied from 1 August 2024"),
+    "fide-2026": _("FIDE C.07, amended with effect from 1 March 2026"),
 }
 VISIBILITY = {"public": _("Public"), "unlisted": _("Unlisted (by link only)")}
 
@@ -177,7 +185,7 @@ def get_item(mapping: Any, key: Any) -> Any:
 def round_title(section: str, column: Any) -> Any:
     """ "Final", "Semi-finals", … for a knockout tree; "Losers round 3" below it."""
     if section == "final":
-        return _("Grand final") if column.number == 1 else _("Grand final reset")
+        return _("First match") if column.number == 1 else _("Bracket reset, if needed")
     if section == "losers":
         if column.from_end == 0:
             return _("Losers' final")
@@ -186,6 +194,32 @@ def round_title(section: str, column: Any) -> Any:
     if column.from_end in titles:
         return titles[column.from_end]
     return _("Round %(number)s") % {"number": column.number}
+
+
+@register.filter
+def regulations_label(name: str) -> Any:
+    return REGULATIONS.get(name, name)
+
+
+@register.filter
+def round_words(label: Any) -> Any:
+    """A placement's round label (``W2``, ``L3``, ``P3``, ``GF1``; an episode number in a
+    season) in words."""
+    if isinstance(label, int):
+        return _("episode %(number)s") % {"number": label}
+    text = str(label)
+    if text == "P3":
+        return _("the third-place match")
+    if text == "GF1":
+        return _("the grand final")
+    if text == "GF2":
+        return _("the grand-final reset")
+    number = text[1:]
+    if text.startswith("L") and number.isdigit():
+        return _("losers round %(number)s") % {"number": number}
+    if text.startswith("W") and number.isdigit():
+        return _("round %(number)s") % {"number": number}
+    return text
 
 
 @register.simple_tag
@@ -212,3 +246,90 @@ def result_text(match: dict[str, Any]) -> str:
         won = match["winner"] == (match["home"] or {}).get("id")
         return f"+/{MINUS}" if won else f"{MINUS}/+"
     return f"{points(match['home_score'])}{EN_DASH}{points(match['away_score'])}"
+
+
+class _Labels:
+    """The words of a match box, translated once per page rather than once per box."""
+
+    def __init__(self) -> None:
+        self.winner = escape(_("winner"))
+        self.live = escape(_("Watch live"))
+        self.bye = escape(_("Bye"))
+        self.forfeit = escape(_("Forfeit"))
+        self.status = {key: escape(label) for key, label in MATCH_STATUS.items()}
+
+
+def _labels(context: template.Context) -> _Labels:
+    cache = context.render_context
+    if "match_box_labels" not in cache:
+        cache["match_box_labels"] = _Labels()
+    return cache["match_box_labels"]
+
+
+def _side_html(match: dict[str, Any], index: int, labels: _Labels) -> str:
+    side = match["home" if index == 0 else "away"]
+    won = side is not None and match["winner"] == side["id"]
+    if side is None:
+        name = f'<span class="tbd">{escape(slot_label(match, index))}</span>'
+    else:
+        name = escape(side["name"])
+    mark = f'<span class="mark" role="img" aria-label="{labels.winner}">✓</span>' if won else ""
+    score = match["home_score" if index == 0 else "away_score"]
+    shown = points(score) if match["status"] == "finished" else ""
+    return (
+        f'<li class="side{" won" if won else ""}"><span class="name">{name}</span>{mark}'
+        f'<span class="score">{shown}</span></li>'
+    )
+
+
+@register.simple_tag(takes_context=True)
+def match_box(context: template.Context, match: dict[str, Any]) -> SafeString:
+    """One match as drawn in a bracket or a season: code, its games (or its state), both
+    sides with the winner marked. Built here, every value escaped, rather than by an included
+    template: a 256-entrant bracket draws 511 of them."""
+    labels = _labels(context)
+    games = match.get("games") or []
+    status = match["status"]
+    if games:
+
+        def title(number: int) -> str:
+            if status == "live" and number == len(games):
+                return labels.live
+            return escape(_("Game %(number)s") % {"number": number})
+
+        links = "".join(
+            f'<a href="/games/{int(game)}/">{title(number)}</a>'
+            for number, game in enumerate(games, start=1)
+        )
+        state = f'<span class="games">{links}</span>'
+    elif match["result_kind"] == "bye":
+        state = f'<span class="state">{labels.bye}</span>'
+    elif match["result_kind"] == "forfeit":
+        state = f'<span class="state">{labels.forfeit}</span>'
+    elif status != "pending":
+        state = f'<span class="state">{labels.status.get(status, escape(status))}</span>'
+    else:
+        state = ""
+    code = escape(match["code"])
+    bye = " is-bye" if match["result_kind"] == "bye" else ""
+    # Every value above is escaped or a fixed string.
+    return mark_safe(
+        f'<article class="match status-{escape(status)}{bye}" id="match-{code}">'
+        f'<header><span class="code">{code}</span>{state}</header><ul class="sides">'
+        f"{_side_html(match, 0, labels)}{_side_html(match, 1, labels)}</ul></article>"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def bracket_cells(context: template.Context, column: Any, fed: int = 0) -> SafeString:
+    """A bracket column's cells, each placed on its grid rows with its connector classes
+    (``tournaments.bracket_layout``); ``fed`` is the column's index, 0 for the first, which
+    no connector enters."""
+    cells = []
+    for cell in column.cells:
+        classes = "cell" + (f" link-{cell.link}" if cell.link else "") + (" fed" if fed else "")
+        cells.append(
+            f'<li class="{classes}" style="grid-row: {int(cell.row)} / span {int(cell.span)}">'
+            f"{match_box(context, cell.match)}</li>"
+        )
+    return mark_safe("".join(cells))  # the classes are fixed words, the rest escaped

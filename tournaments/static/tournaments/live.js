@@ -29,6 +29,8 @@ function follow(element) {
         });
         refreshes += 1;
         element.dataset.refreshes = String(refreshes);
+        const status = document.getElementById("board-status");
+        if (status) status.textContent = `${status.dataset.updated} (${refreshes})`;
         element.dispatchEvent(new CustomEvent("board:updated", { bubbles: true }));
       }
     } catch {

@@ -1,0 +1,96 @@
+"""Issue 16, test 2: a Genius season's first episode in browsers: sealed MM answers, the
+host's reveal and MM, the EC named, a ToL given, the DMO picked, the DM, the elimination."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from django.utils import timezone
+
+from tests.e2e.a11y import serious_violations
+from tests.tournaments.builders import user
+from tests.tournaments.test_genius_season import RULES
+from tournaments import seasons, services
+from tournaments.models import Entrant, Episode
+
+ANSWER_SECONDS = 25
+
+
+def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot):
+    host = user("host", "organiser")
+    season = services.tournament_create(
+        organiser=host,
+        name="Season One",
+        slug="season-one",
+        game="drafting_trios",
+        format="genius",
+        format_options=RULES,
+        play_online=False,
+    )
+    services.registration_open(tournament=season, by=host)
+    cast = [
+        services.entrant_register(tournament=season, user=user(f"cast{i}"), rating=100 - i)
+        for i in range(1, 7)
+    ]
+    services.seeding_apply(tournament=season, by=host, method="rating")
+    episode = seasons.season_start(tournament=season, by=host)
+    deadline = timezone.now() + timedelta(seconds=ANSWER_SECONDS)
+    seasons.sealed_open(episode=episode, by=host, prompt="A number from 1 to 10", deadline=deadline)
+    url = f"{live_url}/tournaments/season-one/"
+
+    players = []
+    for number, entrant in enumerate(cast, start=1):
+        page = new_context(viewport={"width": 390, "height": 844}).new_page()
+        sign_in(page.context, live_url, entrant.user)
+        page.goto(url)
+        page.get_by_label("Your sealed answer").fill(f"{number} secret-{number}")
+        page.get_by_role("button", name="Send my answer").click()
+        assert "Your sealed answer is saved." in page.locator(".messages").inner_text()
+        assert len(page.locator(".receipt code.hash").inner_text()) == 64
+        players.append(page)
+    screenshot(players[0], "tournament-season-sealed-answer")
+    spectator = new_context().new_page()
+    spectator.goto(url)
+    assert "secret-" not in spectator.content()  # sealed until the host reveals them
+
+    console = new_context().new_page()
+    sign_in(console.context, live_url, host)
+    console.goto(f"{url}manage/")
+    time.sleep(max(0.0, (deadline - timezone.now()).total_seconds()) + 0.5)
+    console.get_by_role("button", name="Reveal the answers").click()
+    assert "The sealed answers are revealed." in console.locator(".messages").inner_text()
+    spectator.get_by_text("1 secret-1").wait_for()  # live, without a reload
+    console.get_by_role("checkbox", name=cast[0].display_name, exact=True).check()
+    console.get_by_role("button", name="Record the main match").click()
+
+    # The sole MM winner names the EC and hands on the spare Token of Life.
+    winner = players[0]
+    winner.reload()
+    winner.get_by_label("name the elimination candidate").select_option(str(cast[5].pk))
+    winner.get_by_role("button", name="Name the EC").click()
+    winner.get_by_label("Give your spare Token of Life").select_option(str(cast[1].pk))
+    winner.get_by_role("button", name="Give the ToL").click()
+
+    # The EC is offered only the players the rules allow, and picks one.
+    ec = players[5]
+    ec.reload()
+    offered = ec.get_by_label("pick your Death Match opponent").locator("option")
+    offered_ids = {int(v) for v in offered.evaluate_all("os => os.map(o => o.value)")}
+    assert offered_ids == {cast[2].pk, cast[3].pk, cast[4].pk}  # not the MM winner, not the ToL
+    ec.get_by_label("pick your Death Match opponent").select_option(str(cast[2].pk))
+    ec.get_by_role("button", name="Pick this DMO").click()
+    assert Episode.objects.get(pk=episode.pk).status == "death_match"
+
+    # The Death Match: the DMO wins it, and the EC is eliminated.
+    console.reload()
+    form = console.locator("form.result-form", has=console.locator("input[value='E1.DM1']"))
+    form.get_by_label("Winner").select_option(str(cast[2].pk))
+    form.get_by_role("button", name="Enter").click()
+    spectator.locator(".season-cast tr.out").wait_for()
+    board = spectator.locator("#episode-1").inner_text()
+    assert "cast6 picked cast3" in board and "E1.DM1" in board
+    assert "Eliminated in episode 1" in spectator.locator(".season-cast").inner_text()
+    assert Entrant.objects.get(pk=cast[5].pk).eliminated_in == 1
+    assert serious_violations(spectator) == []
+    screenshot(spectator, "tournament-season-episode-1")
