@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
@@ -81,8 +82,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 def _upload_limit() -> str:
-    from django.conf import settings
-
     return f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} KB"
 
 

@@ -151,3 +151,10 @@ def test_a_guest_move_without_its_csrf_token_is_a_json_403(game_id):
     response = player.act(game_id, {"type": "play", "card": 1})
     body = error(response, 403, "permission_denied")
     assert "CSRF" in body["detail"]
+
+
+def test_what_django_itself_refuses_is_json_too(settings):
+    settings.DEBUG = False
+    response = APIClient().get("/api/tournaments/", HTTP_HOST="evil.example")
+    error(response, 400, "invalid")
+    assert APIClient().get("/", HTTP_HOST="evil.example")["Content-Type"].startswith("text/html")
