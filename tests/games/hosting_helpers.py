@@ -76,6 +76,22 @@ def claim(game_id: int, seat: int, client: APIClient | None = None, **body) -> P
     return Player(client=client, seat=seat, token=response.json()["token"])
 
 
+def guest_tokens(game: GameSession, seats: int) -> list[str]:
+    """Seat tokens of guests ``P0``, ``P1``, ... who claimed every seat through the service."""
+    from games import services
+    from hosting.identity import Guest
+
+    return [
+        services.seat_claim(
+            game_id=game.pk,
+            number=n,
+            guest=Guest(id=f"g{n}", name=f"P{n}"),
+            invite=invites.invite_for(game),
+        ).token
+        for n in range(seats)
+    ]
+
+
 def bot_client(token: str) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Seat {token}")

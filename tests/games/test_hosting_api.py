@@ -6,33 +6,13 @@ from rest_framework.test import APIClient
 
 from games.models import GameEvent, GameSession
 from tests.games.hosting_helpers import (
-    FakeClock,
     bot_client,
     claim,
     create_game,
     invite,
-    organiser_client,
-    register_tiny,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    fake = FakeClock()
-    monkeypatch.setattr("games.services.now", fake)
-    return fake
-
-
-@pytest.fixture
-def engine():
-    return register_tiny()
-
-
-@pytest.fixture
-def organiser(django_user_model):
-    return organiser_client(django_user_model)
 
 
 @pytest.fixture

@@ -8,11 +8,9 @@ from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
 from games import services
-from games.invites import invite_for
 from games.models import GameSession, Seat
 from games.services import SeatSpec
-from hosting.identity import Guest
-from tests.games.hosting_helpers import register_tiny, wait_for
+from tests.games.hosting_helpers import guest_tokens, register_tiny, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,15 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def started_game():
     register_tiny()
     game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
-    tokens = [
-        services.seat_claim(
-            game_id=game.pk,
-            number=n,
-            guest=Guest(id=f"g{n}", name=f"P{n}"),
-            invite=invite_for(game),
-        ).token
-        for n in range(2)
-    ]
+    tokens = guest_tokens(game, 2)
     services.game_start(game_id=game.pk)
     return game.pk, tokens
 
@@ -103,15 +93,7 @@ def test_a_stream_opened_before_the_start_receives_the_start():
     event id, so the start (id 0) still follows it."""
     register_tiny()
     game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
-    tokens = [
-        services.seat_claim(
-            game_id=game.pk,
-            number=n,
-            guest=Guest(id=f"g{n}", name=f"P{n}"),
-            invite=invite_for(game),
-        ).token
-        for n in range(2)
-    ]
+    tokens = guest_tokens(game, 2)
 
     async def scenario():
         client = AsyncClient()

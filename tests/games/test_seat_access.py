@@ -7,7 +7,6 @@ from rest_framework.test import APIClient
 
 from games.models import Seat
 from tests.games.hosting_helpers import (
-    FakeClock,
     bot_client,
     claim,
     create_game,
@@ -18,23 +17,6 @@ from tests.games.hosting_helpers import (
 from tests.tournaments.builders import started as started_tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    fake = FakeClock()
-    monkeypatch.setattr("games.services.now", fake)
-    return fake
-
-
-@pytest.fixture
-def engine():
-    return register_tiny()
-
-
-@pytest.fixture
-def organiser(django_user_model):
-    return organiser_client(django_user_model)
 
 
 def signed_in(django_user_model, username: str) -> APIClient:

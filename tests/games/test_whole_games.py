@@ -11,11 +11,15 @@ import pytest
 
 from games import engines, services
 from games.engines.conformance import canonical, replay
-from games.invites import invite_for
 from games.models import GameSession
 from games.services import SeatSpec
-from hosting.identity import Guest
-from tests.games.hosting_helpers import FakeClock, claim, create_game, organiser_client
+from tests.games.hosting_helpers import (
+    FakeClock,
+    claim,
+    create_game,
+    guest_tokens,
+    organiser_client,
+)
 
 ENGINES = [
     ("drafting_trios", 2),
@@ -95,15 +99,7 @@ def test_every_sse_message_of_a_whole_game_carries_only_its_viewers_view(
     monkeypatch.setattr("games.services.now", clock)
     engine = engines.get(key)
     game = services.game_create(engine_key=key, seats=[SeatSpec() for _ in range(seats)])
-    tokens = [
-        services.seat_claim(
-            game_id=game.pk,
-            number=n,
-            guest=Guest(id=f"g{n}", name=f"P{n}"),
-            invite=invite_for(game),
-        ).token
-        for n in range(seats)
-    ]
+    tokens = guest_tokens(game, seats)
     viewers: list[int | None] = [*range(seats), None]
     received: dict[int | None, list[dict]] = {viewer: [] for viewer in viewers}
     ready = threading.Barrier(len(viewers) + 1)
