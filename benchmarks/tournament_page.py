@@ -160,9 +160,10 @@ def main() -> None:
         if not args.keepdb:
             connection.creation.destroy_test_db(name, verbosity=0)
     for row in results:
+        kind = "cached" if row["cached"] else "fresh"
         print(
-            f"{row['url']:34}{' cached' if row['cached'] else ' fresh '} median {row['median_ms']:6.1f} ms  p90 {row['p90_ms']:6.1f} ms"
-            f"  (CPU {row['median_cpu_ms']:6.1f} ms)"
+            f"{row['url']:34} {kind:6} median {row['median_ms']:6.1f} ms"
+            f"  p90 {row['p90_ms']:6.1f} ms  (CPU {row['median_cpu_ms']:6.1f} ms)"
             f"  {row['queries']} queries  {row['bytes'] // 1024} KiB"
         )
     page = results[0]
