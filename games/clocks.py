@@ -15,7 +15,7 @@ A seat's clock is a small dict kept in the game row::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 POLICIES = ("lose", "draw_and_pass", "forfeit_turn", "engine")
 
@@ -151,3 +151,64 @@ def overdue(tc: TimeControl, clocks: dict[str, Clock], now: float) -> list[list[
 def next_deadline(tc: TimeControl, clocks: dict[str, Clock]) -> float | None:
     deadlines = [d for d in (deadline(tc, clock) for clock in clocks.values()) if d is not None]
     return min(deadlines, default=None)
+
+
+# -- what a host keeps: every seat's clock and the open windows, settled after each change ---
+
+
+class Owed(Protocol):
+    """A decision a seat owes (``engines.base.Decision``): its phase and serial."""
+
+    phase: str
+    serial: int
+
+
+class Timed(Protocol):
+    """A rules window (``engines.base.Window``)."""
+
+    name: str
+    seconds: float
+    seat: int | None
+
+
+def settle(
+    tc: TimeControl, clocks: dict[str, Clock], owed: dict[str, Owed | None], now: float
+) -> dict[str, Clock]:
+    """Every seat's clock once the state changed at ``now``: stopped where the seat owes
+    nothing, restarted where a new decision (phase, serial) begins, else running on."""
+    settled = {}
+    for key, clock in clocks.items():
+        decision = owed.get(key)
+        if decision is None:
+            settled[key] = stop(tc, clock, now)
+        elif (clock["phase"], clock["serial"]) != (decision.phase, decision.serial):
+            settled[key] = start(stop(tc, clock, now), decision.phase, decision.serial, now)
+        else:
+            settled[key] = clock
+    return settled
+
+
+def open_windows(
+    kept: list[dict[str, Any]], windows: list[Timed], now: float
+) -> list[dict[str, Any]]:
+    """The windows the state has open, each keeping its deadline while it stays open; a new
+    one closes ``seconds`` from ``now``."""
+    still_open = {(w["name"], w["seat"]): w for w in kept}
+    return [
+        still_open.get((w.name, w.seat))
+        or {"name": w.name, "seat": w.seat, "deadline": now + w.seconds}
+        for w in windows
+    ]
+
+
+def public(
+    tc: TimeControl, clocks: dict[str, Clock], windows: list[dict[str, Any]], now: float
+) -> dict[str, Any]:
+    """What every audience is shown of the clocks and windows (the hosted payload's)."""
+    return {
+        "clocks": {key: remaining(tc, clock, now) for key, clock in clocks.items()},
+        "windows": [
+            {"name": w["name"], "seat": w["seat"], "remaining": max(0.0, w["deadline"] - now)}
+            for w in windows
+        ],
+    }

@@ -353,7 +353,7 @@ def bot_act(*, game_id: int, seat: int, version: int) -> bool:
         game, seats, _ = held
         player = _seat(seats, seat)
         engine = engine_for(game.engine)
-        if not player.is_computer or engine.decision(game.state, seat) is None:
+        if not player.is_computer or seat not in _bots_due(engine, game.state, [seat]):
             return False
         control = game.control(engine)
         rng = random.Random(f"{game.seed}:{version}:{seat}:bot")
@@ -485,19 +485,9 @@ def _apply(
 def _settle(game: GameSession, engine: Engine, control: TimeControl, moment: float) -> None:
     """Bring clocks, windows, deadline and status in line with the new state."""
     state = game.state
-    for key, clock in list(game.clocks.items()):
-        decision = engine.decision(state, int(key))
-        if decision is None:
-            game.clocks[key] = clocks.stop(control, clock, moment)
-        elif (clock["phase"], clock["serial"]) != (decision.phase, decision.serial):
-            stopped = clocks.stop(control, clock, moment)
-            game.clocks[key] = clocks.start(stopped, decision.phase, decision.serial, moment)
-    still_open = {(w["name"], w["seat"]): w for w in game.windows}
-    game.windows = [
-        still_open.get((w.name, w.seat))
-        or {"name": w.name, "seat": w.seat, "deadline": moment + w.seconds}
-        for w in engine.windows(state)
-    ]
+    owed = {key: engine.decision(state, int(key)) for key in game.clocks}
+    game.clocks = clocks.settle(control, game.clocks, owed, moment)
+    game.windows = clocks.open_windows(game.windows, engine.windows(state), moment)
     outcome = engine.outcome(state)
     if outcome is not None:
         _finish(game, control, outcome.to_json(), moment)
@@ -571,12 +561,15 @@ def _save(game: GameSession, seats: list[Seat]) -> dict[str, str]:
 def _bots_to_move(game: GameSession, seats: list[Seat]) -> list[int]:
     if not game.is_running:
         return []
-    engine = engine_for(game.engine)
-    return [
-        s.number
-        for s in seats
-        if s.is_computer and engine.decision(game.state, s.number) is not None
-    ]
+    computers = [s.number for s in seats if s.is_computer]
+    return _bots_due(engine_for(game.engine), game.state, computers) if computers else []
+
+
+def _bots_due(engine: Engine, state: dict[str, Any], seats: list[int]) -> list[int]:
+    """Those of ``seats`` whose clock runs and who can act now: a clock may run on a seat
+    that has nothing to play (DropMix: the side's extra moves), which only waits."""
+    acting = set(engine.to_act(state))
+    return [seat for seat in seats if seat in acting and engine.decision(state, seat)]
 
 
 def legal_actions(game: GameSession, seat: int) -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, live
+from games import api, live, views
 from hosting import converters  # noqa: F401  (registers id and number)
 
 api_urls = [
@@ -20,4 +20,11 @@ api_urls = [
 
 live_urls = [
     path("<id:game_id>/", live.game_stream, name="game-live"),
+]
+
+page_urls = [
+    path("", views.game_list, name="game-list"),
+    path("<id:game_id>/", views.game_page, name="game-page"),
+    path("<id:game_id>/replay", views.game_replay, name="game-replay"),
+    path("<id:game_id>/verify", views.game_verify, name="game-verify-page"),
 ]

@@ -7,6 +7,9 @@ expiry, rotation and flushing stay Django's database session store as it is.
 
 from __future__ import annotations
 
+import re
+
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.contrib.sessions.models import Session
 from django.db import connections, router
@@ -14,8 +17,15 @@ from django.utils import timezone
 
 from hosting import rows
 
+KEY_PATTERN = re.compile(f"[{VALID_KEY_CHARS}]{{8,40}}")
+
 
 class SessionStore(DatabaseSessionStore):
+    def _validate_session_key(self, key: str | None) -> bool:
+        """Only a key Django could have made is looked up: a cookie holding anything else (a
+        NUL character made PostgreSQL refuse the query: a 500) is no session at all."""
+        return bool(key) and KEY_PATTERN.fullmatch(key) is not None
+
     def _get_session_from_db(self) -> Session | None:
         """The live session with this key, or None (and no key): what the ORM query did."""
         db = connections[router.db_for_read(self.model)]

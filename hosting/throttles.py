@@ -21,7 +21,7 @@ from typing import Any
 
 import redis
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework.throttling import BaseThrottle
@@ -75,6 +75,7 @@ def retry_after(request: HttpRequest, scope: str, account: str | None) -> int | 
 
 def _hit(keys: list[tuple[str, int]]) -> list[int]:
     """Add one to each counter (created for its period) and return the counts."""
+    cache = caches["default"]  # the backend itself (``django.core.cache.cache`` is a proxy)
     if isinstance(cache, RedisCache):
         # One round trip for every counter: SET NX EX, then INCR.
         made = [(cache.make_and_validate_key(key), period) for key, period in keys]

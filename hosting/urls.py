@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 
-from games.urls import api_urls, live_urls
+from games.urls import api_urls, live_urls, page_urls
 from hosting import accounts, api, errors, health, pages
 from hosting.throttles import limit_posts, posted_username
 from tournaments.page_urls import live_urls as tournament_live_urls
@@ -28,6 +28,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/games/", include(api_urls)),
     path("live/games/", include(live_urls)),
+    path("games/", include(page_urls)),
     path("api/tournaments/", include("tournaments.urls")),
     path("tournaments/", include("tournaments.page_urls")),
     path("live/tournaments/", include(tournament_live_urls)),

@@ -45,7 +45,10 @@ def tournament_problems(tournament: Tournament) -> list[str]:
 
 def _bracket(stage: Stage) -> list[str]:
     draws = stage.format in (*ROUND_BASED, "genius")
-    return repair.problems(corrections.held(stage), corrections.seeds(stage), draws=draws)
+    names = dict(stage.tournament.entrants.values_list("pk", "display_name"))
+    return repair.problems(
+        corrections.held(stage), corrections.seeds(stage), draws=draws, names=names
+    )
 
 
 def _statuses(tournament: Tournament, stage: Stage) -> list[str]:

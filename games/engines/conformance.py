@@ -2,9 +2,11 @@
 
 Used by the shared conformance tests, the ``simulate`` command and the benchmarks. For every
 game it checks: the game ends; ``outcome`` is ``None`` until the end and defined then; every
-view is JSON; no view changes when what its viewer cannot see is redealt (so no view leaks
-hidden cards); illegal and out-of-turn actions raise ``IllegalAction`` and change nothing; the
-state survives a JSON round trip; and replaying the log from the seed rebuilds the same state.
+view is JSON; nothing a host sends an audience (the view, that seat's legal actions, every
+seat's clock and the open windows, kept as a host keeps them) changes when what the audience
+cannot see is redealt (so no payload leaks hidden cards); illegal and out-of-turn actions
+raise ``IllegalAction`` and change nothing; the state survives a JSON round trip; and
+replaying the log from the seed rebuilds the same state.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import clocks
 from games.engines.base import (
     WINDOW_CLOSED,
     Action,
@@ -77,6 +80,44 @@ TraceSink = Callable[[dict[str, Any]], None]
 
 class InvariantFailure(Exception):
     pass
+
+
+@dataclass
+class Host:
+    """The clocks and windows a host keeps beside the state, settled after every action as
+    the game service settles them (on a clock of one second per action): what its payloads
+    show every audience besides the engine's view."""
+
+    control: clocks.TimeControl
+    clocks: dict[str, clocks.Clock]
+    windows: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def for_game(cls, engine: Engine, config: dict[str, Any], seats: int) -> Host:
+        # The engine's time control for this config, as the service defaults it.
+        for_config = getattr(engine, "time_control", None)
+        defaults = for_config(config) if for_config else engine.default_time_control
+        control = clocks.TimeControl.from_json({}, defaults)
+        return cls(control, {str(seat): clocks.new_clock(control) for seat in range(seats)})
+
+    def settled(
+        self, engine: Engine, state: State, now: float
+    ) -> tuple[dict[str, clocks.Clock], list[dict[str, Any]]]:
+        owed = {key: engine.decision(state, int(key)) for key in self.clocks}
+        kept = clocks.settle(self.control, self.clocks, owed, now)
+        return kept, clocks.open_windows(self.windows, engine.windows(state), now)
+
+    def advance(self, engine: Engine, state: State, now: float) -> None:
+        self.clocks, self.windows = self.settled(engine, state, now)
+
+    def payload(self, engine: Engine, state: State, viewer: int | None, now: float) -> dict:
+        """What the host would send ``viewer`` if ``state`` were the game's state now."""
+        kept, windows = self.settled(engine, state, now)
+        shown = {"view": engine.view(state, viewer)}
+        shown |= clocks.public(self.control, kept, windows, now)
+        if viewer is not None:
+            shown["legal"] = engine.legal_actions(state, viewer)
+        return shown
 
 
 def canonical(data: Any) -> str:
@@ -144,6 +185,8 @@ def play_game(
     state = engine.setup(config, seats, StepRng(seed, 0))
     log: list[tuple[int | None, Action]] = []
     seat_range = range(seats)
+    host = Host.for_game(engine, config, seats)
+    host.advance(engine, state, 0.0)
     if trace:
         trace(_trace_line(engine, state, seat_range, game, 0, None, None, []))
     try:
@@ -153,9 +196,10 @@ def play_game(
             if choice is None:
                 break
             if check:
-                _check_state(engine, state, seat_range, checks)
+                _check_state(engine, state, seat_range, checks, host, step - 1)
             seat, action = choice
             events = engine.apply(state, seat, action, StepRng(seed, step))
+            host.advance(engine, state, float(step))
             log.append((seat, action))
             report.steps = step
             if trace:
@@ -169,7 +213,7 @@ def play_game(
         report.outcome = outcome.to_json()
         if check:
             _check_json(outcome.to_json(), "outcome")
-            _check_views(engine, state, seat_range, checks)
+            _check_views(engine, state, seat_range, checks, host, report.steps)
             rebuilt = replay(engine, config, seats, seed, log)
             if canonical(rebuilt) != canonical(state):
                 raise InvariantFailure("replaying the log from the seed gave a different state")
@@ -238,7 +282,9 @@ def _timeout_choice(
     return None, engine.timeout_action(state, [policy.choice(owing)])
 
 
-def _check_state(engine: Engine, state: State, seats: range, rng: random.Random) -> None:
+def _check_state(
+    engine: Engine, state: State, seats: range, rng: random.Random, host: Host, now: float
+) -> None:
     if json.loads(json.dumps(state)) != state:
         raise InvariantFailure("state does not survive a JSON round trip")
     acting = engine.to_act(state)
@@ -247,19 +293,23 @@ def _check_state(engine: Engine, state: State, seats: range, rng: random.Random)
     for seat in acting:
         if not engine.legal_actions(state, seat):
             raise InvariantFailure(f"seat {seat} is to act but has no legal action")
-    _check_views(engine, state, seats, rng)
+    _check_views(engine, state, seats, rng, host, now)
     _check_refusals(engine, state, seats)
 
 
-def _check_views(engine: Engine, state: State, seats: range, rng: random.Random) -> None:
+def _check_views(
+    engine: Engine, state: State, seats: range, rng: random.Random, host: Host, now: float
+) -> None:
     for viewer in [*seats, None]:
-        view = engine.view(state, viewer)
-        _check_json(view, f"view of {_who(viewer)}")
-        redealt = engine.resample_hidden(state, viewer, rng)
-        if canonical(engine.view(redealt, viewer)) != canonical(view):
-            raise InvariantFailure(
-                f"view of {_who(viewer)} changes when hidden cards are redealt: it leaks them"
-            )
+        shown = host.payload(engine, state, viewer, now)
+        _check_json(shown, f"payload of {_who(viewer)}")
+        redealt = host.payload(engine, engine.resample_hidden(state, viewer, rng), viewer, now)
+        for part in shown:
+            if canonical(redealt[part]) != canonical(shown[part]):
+                raise InvariantFailure(
+                    f"the {part} sent to {_who(viewer)} changes when hidden cards are redealt:"
+                    " it leaks them"
+                )
 
 
 def _check_refusals(engine: Engine, state: State, seats: range) -> None:

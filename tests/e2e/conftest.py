@@ -9,14 +9,18 @@ Fixtures for every browser test (the tournament pages' too):
 - ``live_url``: the base URL of the running service (worker and beat included).
 - ``browser``: one Chromium for all the browser tests.
 - ``new_context(locale="en", **options)``: a fresh browser context (its own cookies, so its
-  own guest or user), closed after the test. Each records every Server-Sent Event message its
-  pages receive in ``window.__sse`` (see ``sse_messages``).
+  own guest or user), closed after the test, which then fails if a page script threw. Each
+  records every Server-Sent Event message its pages receive in ``window.__sse`` (see
+  ``sse_messages``).
 - ``sign_in(context, live_url, user)``: the context's session cookie for a Django user.
 - ``screenshot(page, name)``: ``var/screenshots/<name>-390x844.png`` and ``-1280x900.png``.
+- ``dropping_proxy``: ``.url`` reaches the live server through a proxy whose ``.drop(s)``
+  cuts every connection (live streams too) and refuses new ones for ``s`` seconds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -143,18 +147,21 @@ def live_url(asgi_server: str, redis_url: str, celery_queue: str, postgres_only)
 @pytest.fixture
 def new_context(browser) -> Iterator[Callable[..., object]]:
     contexts = []
+    script_errors: list[str] = []
 
     def make(locale: str = "en", **options: object) -> object:
         options.setdefault("viewport", DESKTOP)
         context = browser.new_context(locale=locale, **options)
         context.set_default_timeout(10_000)
         context.add_init_script(RECORD_SSE)
+        context.on("weberror", lambda error: script_errors.append(str(error.error)))
         contexts.append(context)
         return context
 
     yield make
     for context in contexts:
         context.close()
+    assert script_errors == [], "the pages' scripts failed"
 
 
 @pytest.fixture
@@ -204,6 +211,114 @@ def screenshot() -> Callable[[object, str], list[Path]]:
 
 def no_horizontal_scroll(page) -> bool:
     """At the page's current width, nothing sticks out sideways."""
+    return not sticking_out(page)
+
+
+def sticking_out(page) -> list[str]:
+    """The outermost elements wider than the page at its current width (none: no sideways
+    scroll), each as "tag#id.class right-edge"."""
     return page.evaluate(
-        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        """() => {
+          const width = document.documentElement.clientWidth;
+          if (document.documentElement.scrollWidth <= width) return [];
+          const out = [];
+          const scrolls = (el) => {
+            for (let up = el.parentElement; up; up = up.parentElement) {
+              const overflow = getComputedStyle(up).overflowX;
+              if (["auto", "scroll", "hidden"].includes(overflow)) return true;
+            }
+            return false;
+          };
+          for (const el of document.body.querySelectorAll("*")) {
+            if (scrolls(el)) continue;
+            const box = el.getBoundingClientRect();
+            const parent = el.parentElement.getBoundingClientRect();
+            if (box.right > width + 1 && parent.right <= width + 1) {
+              const name = `${el.tagName.toLowerCase()}#${el.id}.${el.className}`;
+              out.push(`${name} ${Math.round(box.right)}`);
+            }
+          }
+          return out.slice(0, 10);
+        }"""
     )
+
+
+class DroppingProxy:
+    """A TCP proxy in front of the live server whose connections the test can drop, as a
+    flaky mobile network does: ``drop(seconds)`` cuts every open connection (the live stream
+    included) and refuses new ones for that long."""
+
+    def __init__(self, target: str) -> None:
+        import socket
+
+        host, port = target.removeprefix("http://").split(":")
+        self._target = (host, int(port))
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._open: list[object] = []
+        self._lock = threading.Lock()
+        self._refuse_until = 0.0
+        self._closed = False
+        threading.Thread(target=self._accept, name="dropping-proxy", daemon=True).start()
+
+    def drop(self, seconds: float) -> None:
+        import time
+
+        with self._lock:
+            self._refuse_until = time.monotonic() + seconds
+            sockets, self._open = self._open, []
+        for sock in sockets:
+            _close(sock)
+
+    def close(self) -> None:
+        self._closed = True
+        self.drop(0)
+        _close(self._listener)
+
+    def _accept(self) -> None:
+        import socket
+        import time
+
+        while not self._closed:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            if time.monotonic() < self._refuse_until:
+                _close(client)
+                continue
+            try:
+                upstream = socket.create_connection(self._target)
+            except OSError:
+                _close(client)
+                continue
+            with self._lock:
+                self._open += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=_pump, args=(source, sink), daemon=True).start()
+
+
+def _pump(source, sink) -> None:
+    try:
+        while data := source.recv(65536):
+            sink.sendall(data)
+    except OSError:
+        pass
+    finally:
+        _close(source)
+        _close(sink)
+
+
+def _close(sock) -> None:
+    import socket
+
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()
+
+
+@pytest.fixture
+def dropping_proxy(live_url: str) -> Iterator[DroppingProxy]:
+    proxy = DroppingProxy(live_url)
+    yield proxy
+    proxy.close()

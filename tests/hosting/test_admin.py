@@ -156,3 +156,24 @@ def test_an_admin_action_is_refused_with_the_services_reason(client, boss):
     first.refresh_from_db()
     assert first.winner == first.home  # unchanged
     assert not GameSession.objects.exists()
+
+
+def test_a_sealed_answer_is_not_shown_before_the_reveal(client, boss):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.tournaments.builders import open_tournament
+    from tournaments import seasons
+
+    tournament, cast = open_tournament("genius", 3)
+    episode = seasons.season_start(tournament=tournament, by=tournament.organiser)
+    deadline = timezone.now() + timedelta(hours=1)
+    seasons.sealed_open(episode=episode, by=tournament.organiser, prompt="1-10?", deadline=deadline)
+    answer = seasons.sealed_submit(
+        episode=episode, entrant=cast[0], by=cast[0].user, text="seven-and-a-half"
+    )
+    page = client.get(reverse("admin:tournaments_sealedsubmission_change", args=[answer.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "seven-and-a-half" not in html and "sealed until the organiser reveals" in html

@@ -181,3 +181,16 @@ def test_a_last_event_id_that_is_no_version_is_a_400(organiser, last_event_id):
     response = APIClient().get(f"/live/games/{game_id}/", HTTP_LAST_EVENT_ID=last_event_id)
     refused(response, 400, "invalid")
     assert "Last-Event-ID" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "cookie",
+    ['sessionid="\\000\\000\\000\\000\\000\\000\\000\\000"', "sessionid=" + "a" * 41],
+    ids=["nul", "too-long"],
+)
+def test_a_session_cookie_no_server_could_have_set_is_no_session(cookie):
+    response = APIClient(HTTP_COOKIE=cookie).get("/api/tournaments/")
+    assert response.status_code == 200
+    client = APIClient()
+    client.cookies["sessionid"] = "abcdefgh\x00ijkl"
+    assert client.get("/api/tournaments/").status_code == 200

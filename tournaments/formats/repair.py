@@ -190,17 +190,33 @@ def bracket_order(code: str) -> tuple[int, str, tuple[int, ...]]:
 
 
 def problems(
-    matches: Sequence[Held], seeds: Mapping[int, int | None], *, draws: bool = False
+    matches: Sequence[Held],
+    seeds: Mapping[int, int | None],
+    *,
+    draws: bool = False,
+    names: Mapping[int, str] | None = None,
 ) -> list[str]:
     """Where a bracket contradicts itself: every match holds what its feeders decided, a bye
-    or an unneeded reset is closed, and a result names the match's own two entrants."""
+    or an unneeded reset is closed, and a result names the match's own two entrants.
+    ``names`` says who an entrant id is in the messages ("entrant 7" otherwise)."""
     found = []
+
+    def shown(state: Expected) -> str:
+        if not state.filled:
+            return "no entrants yet"
+        return f"{who(state.home)} v {who(state.away)}"
+
+    def who(entrant: int | None) -> str:
+        if entrant is None:
+            return "a bye"
+        return (names or {}).get(entrant, f"entrant {entrant}")
+
     should_be = expected(matches, seeds)
     for match in sorted(matches, key=lambda m: bracket_order(m.code)):
         should = should_be[match.code]
         held = _as_held(match)
         if held.pair != should.pair:
-            found.append(f"{match.code} holds {_pair(held)}; its feeders make it {_pair(should)}")
+            found.append(f"{match.code} holds {shown(held)}; its feeders make it {shown(should)}")
         elif held.decided != should.decided and (held.home is None or held.away is None):
             found.append(f"{match.code} is a bye but is not closed")
         elif should.decided and not held.decided:
@@ -223,13 +239,3 @@ def _result_problems(match: Held, draws: bool) -> list[str]:
     if match.winner not in pair or match.loser not in pair or match.winner == match.loser:
         return [f"{match.code}'s winner and loser are not its own two entrants"]
     return []
-
-
-def _pair(state: Expected) -> str:
-    if not state.filled:
-        return "no entrants yet"
-    return f"{_name(state.home)} v {_name(state.away)}"
-
-
-def _name(entrant: int | None) -> str:
-    return "a bye" if entrant is None else f"entrant {entrant}"

@@ -58,6 +58,6 @@ def _roles(roles: Any) -> dict[str, str]:
     normalised = {str(seat): role for seat, role in roles.items()}
     if set(normalised) != {"0", "1"}:
         raise ConfigError("roles must give a role to seat 0 and seat 1, and to no other seat")
-    if sorted(normalised.values()) != [DMO, EC]:
+    if sorted(map(str, normalised.values())) != [DMO, EC]:
         raise ConfigError("roles must make exactly one seat the EC and the other the DMO")
     return normalised

@@ -149,7 +149,8 @@ class DropMixClash:
         phase = turns.phase(state)
         if phase == turns.CHOOSING and state["choices"][0][0] == seat:
             return Decision("turn", state["turn"])
-        if phase == turns.MOVING and turns.may_move(state, seat):
+        # Every audience sees whose clock runs: only public state may decide it.
+        if phase == turns.MOVING and turns.owes_move(state, seat):
             return Decision("turn", state["turn"])
         return None
 

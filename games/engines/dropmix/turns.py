@@ -73,6 +73,16 @@ def may_move(state: State, seat: int) -> bool:
     return _has_extra_drop(state, seat)
 
 
+def owes_move(state: State, seat: int) -> bool:
+    """Whether ``seat``'s turn clock runs: from public state alone, unlike ``may_move``. A
+    team member whose base move is made still owes the side's extra moves (one of them may
+    hold a card that fits, which only their hands say); the turn is the side's, and its
+    timer with it."""
+    if phase(state) != MOVING or state["side_of"][seat] != state["active"]:
+        return False
+    return base_move_allowed(state, seat) or bool(state["extras"])
+
+
 def movers(state: State) -> list[int]:
     return [seat for seat in state["sides"][state["active"]] if may_move(state, seat)]
 
