@@ -5,6 +5,11 @@ the commit publishes a new version on ``tournaments:<id>`` through ``hosting.bro
 games' mechanism: Redis pub/sub between processes, in process without Redis). A message holds
 only that version, never a name or a result: each page then fetches its board from
 ``/tournaments/<slug>/board`` with its own permissions, so the stream can leak nothing.
+
+The same version names the board's rendering in the cache (``views.board_html``): every
+spectator refetching after a result shares one rendering. It is bumped at each save (so a
+process reading its own uncommitted writes never reuses an older board) and again after the
+commit (so nothing rendered before the commit outlives it).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 
 import redis
 from asgiref.sync import sync_to_async
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -33,10 +39,33 @@ def topic(tournament_id: int) -> str:
     return f"{PREFIX}{tournament_id}"
 
 
+def version_key(tournament_id: int) -> str:
+    return f"{PREFIX}version:{tournament_id}"
+
+
+def bump(tournament_id: int) -> int:
+    """A new version of the tournament's board (microseconds, so later is larger)."""
+    version = time.time_ns() // 1000
+    try:
+        cache.set(version_key(tournament_id), version, timeout=None)
+    except (redis.RedisError, OSError):
+        log.warning("tournament %s: board version not stored, Redis is unreachable", tournament_id)
+    return version
+
+
+def current_version(tournament_id: int) -> int | None:
+    """The board's version now (one is made if the cache has none); None without a cache."""
+    try:
+        cache.add(version_key(tournament_id), time.time_ns() // 1000, timeout=None)
+        return cache.get(version_key(tournament_id))
+    except (redis.RedisError, OSError):
+        return None
+
+
 def publish(tournament_id: int) -> None:
     """Tell every open board that the tournament changed (the results are already saved:
     should Redis be down, boards catch up at the next change or when they reconnect)."""
-    version = time.time_ns() // 1000
+    version = bump(tournament_id)
     update = broadcast.Update(version=version, final=False, parts={"all": str(version)})
     try:
         broadcast.publish_topic(topic(tournament_id), update)
@@ -59,6 +88,7 @@ def _tournament_id(instance: Any) -> int | None:
 def _saved(sender: Any, instance: Any, **kwargs: Any) -> None:
     tournament_id = _tournament_id(instance)
     if tournament_id is not None:
+        bump(tournament_id)
         transaction.on_commit(lambda: publish(tournament_id))
 
 

@@ -8,26 +8,31 @@ the same refusals, shown in the page instead of JSON.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from typing import Any
 
+import redis
 from django import forms
 from django.contrib import messages
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engines
 from hosting.errors import NotFound, UserError
-from tournaments import adapters, api, bracket_layout, seasons, services, tables
+from tournaments import adapters, api, bracket_layout, live, seasons, services, tables
 from tournaments.formats import genius
-from tournaments.models import Entrant, Episode, SealedSubmission, Tournament
+from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
 from tournaments.templatetags.tournament_pages import FORMATS, TOURNAMENT_STATUS
 
 PAGE_SIZE = 50
@@ -182,9 +187,9 @@ def season_board(tournament: Tournament, detail: dict[str, Any]) -> dict[str, An
     }
 
 
-def my_entry(tournament: Tournament, user: Any, detail: dict[str, Any]) -> dict[str, Any]:
+def my_entry(tournament: Tournament, user: Any) -> dict[str, Any]:
     """The signed-in player's entry, their place on the waitlist and their next match (the
-    first ready or live one of the latest stage that has them on a side)."""
+    first ready or live one that has them on a side)."""
     if not user.is_authenticated:
         return {}
     entrant = tournament.entrants.filter(user=user).first()
@@ -194,14 +199,18 @@ def my_entry(tournament: Tournament, user: Any, detail: dict[str, Any]) -> dict[
     if entrant.status == Entrant.Status.WAITLISTED:
         order = list(services.waiting_list(tournament).values_list("pk", flat=True))
         context["waitlist_position"] = order.index(entrant.pk) + 1
-    for stage in detail["stages"][-1:]:
-        for round_ in stage["rounds"]:
-            for match in round_["matches"]:
-                sides = [match["home"], match["away"]]
-                mine = [s for s in sides if s and s["id"] == entrant.pk]
-                if mine and match["status"] in ("ready", "live") and "next_match" not in context:
-                    context["next_match"] = match
-                    context["opponent"] = next((s for s in sides if s is not mine[0]), None)
+    match = (
+        Match.objects.filter(stage__tournament=tournament, status__in=("ready", "live"))
+        .filter(Q(home=entrant) | Q(away=entrant))
+        .select_related("home", "away")
+        .order_by("pk")
+        .first()
+    )
+    if match is not None:
+        opponent = match.away if match.home_id == entrant.pk else match.home
+        games = list(match.match_games.order_by("number").values_list("game_id", flat=True))
+        context["next_match"] = {"code": match.code, "status": match.status, "games": games}
+        context["opponent"] = {"name": opponent.display_name if opponent else None}
     return context
 
 
@@ -256,19 +265,52 @@ def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]
     return context
 
 
+BOARD_SECONDS = 600  # a bound on any staleness, should a version bump ever be lost
+
+
+def board_html(request: HttpRequest, tournament: Tournament) -> str:
+    """The board as HTML, rendered once per version of the tournament and language: the
+    board is the same for every viewer, and after each result every open page fetches it."""
+    version = live.current_version(tournament.pk)
+    key = (
+        f"tournaments:board:{tournament.pk}:{tournament.created.timestamp()}:"
+        f"{version}:{get_language()}"
+    )
+    html = None
+    if version is not None:
+        try:
+            html = cache.get(key)
+        except (redis.RedisError, OSError):
+            version = None
+    if html is None:
+        context = {"tournament": tournament, "board": board(tournament)}
+        html = render_to_string("tournaments/board.html", context, request)
+        if version is not None:
+            with contextlib.suppress(redis.RedisError, OSError):
+                cache.set(key, html, BOARD_SECONDS)
+    return html
+
+
+def entrants_list(tournament: Tournament) -> list[dict[str, Any]]:
+    return [
+        {"name": e.display_name, "seed": e.seed, "status": e.status}
+        for e in tournament.entrants.all()
+    ]
+
+
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = visible_tournament(slug, request.user)
-    drawn = board(tournament)
-    drawn_entry = my_entry(tournament, request.user, drawn["detail"])
+    entry = my_entry(tournament, request.user)
+    started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    season = tournament.format == genius.KEY and started
     context = {
         "tournament": tournament,
-        "board": drawn,
-        "me": drawn_entry,
+        "board_html": board_html(request, tournament),
+        "entrants": entrants_list(tournament),
+        "me": entry,
         "runs": api._runs(tournament, request.user),
-        "my_season": (
-            my_season(tournament, drawn_entry.get("entrant")) if drawn["kind"] == "season" else {}
-        ),
+        "my_season": my_season(tournament, entry.get("entrant")) if season else {},
         "embed_url": request.build_absolute_uri(reverse("tournament-embed", args=[slug])),
     }
     return render(request, "tournaments/detail.html", context)
@@ -278,8 +320,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_board(request: HttpRequest, slug: str) -> HttpResponse:
     """The board alone: what the live stream's listeners fetch when a result lands."""
     tournament = visible_tournament(slug, request.user)
-    context = {"tournament": tournament, "board": board(tournament)}
-    return render(request, "tournaments/board.html", context)
+    return HttpResponse(board_html(request, tournament))
 
 
 @require_GET
@@ -287,7 +328,7 @@ def tournament_board(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
     """Bracket or standings only, for other sites' iframes (any origin may frame it)."""
     tournament = visible_tournament(slug, request.user)
-    context = {"tournament": tournament, "board": board(tournament)}
+    context = {"tournament": tournament, "board_html": board_html(request, tournament)}
     response = render(request, "tournaments/embed.html", context)
     response["Content-Security-Policy"] = "frame-ancestors *"
     return response

@@ -364,3 +364,16 @@ def test_a_player_transfers_garnets_within_the_rules():
     too_much = client.post(url, {"to": str(cast[1].pk), "amount": "9", "reason": "x"}, follow=True)
     assert "garnets, not the 9 needed" in too_much.content.decode()
     assert seasons.balances(tournament) == {cast[0].pk: 3, cast[1].pk: 2}
+
+
+def test_spectators_share_one_rendering_of_the_board_until_it_changes(
+    django_assert_max_num_queries,
+):
+    tournament, stage, _ = started("single_elimination", 8)
+    url = f"/tournaments/{tournament.slug}/board"
+    first = page(Client(), url)
+    with django_assert_max_num_queries(1):  # the tournament itself; the board is cached
+        assert page(Client(), url) == first
+    report_top_seed_wins(stage, "W1.1")
+    changed = page(Client(), url)
+    assert changed != first and "✓" in texts(changed, "article")[0]

@@ -1,5 +1,6 @@
 """Issue 16, test 2: a Genius season's first episode in browsers: sealed MM answers, the
-host's reveal and MM, the EC named, a ToL given, the DMO picked, the DM, the elimination."""
+host's reveal and MM, the EC named, a ToL given, the DMO picked, the Drafting Trios Death
+Match played on its play page, the elimination, all on the season board."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from games.models import GameSession
 from tests.e2e.a11y import serious_violations
+from tests.e2e.test_drafting_trios import act_if_asked
 from tests.tournaments.builders import user
 from tests.tournaments.test_genius_season import RULES
 from tournaments import seasons, services
@@ -26,7 +29,9 @@ def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot)
         game="drafting_trios",
         format="genius",
         format_options=RULES,
-        play_online=False,
+        play_online=True,
+        # Short enough for a test, long enough that clicking never runs out of time.
+        time_control={"allowances": {"draft": 30, "play": 30, "choice": 30}, "reserve": 120},
     )
     services.registration_open(tournament=season, by=host)
     cast = [
@@ -82,15 +87,28 @@ def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot)
     ec.get_by_role("button", name="Pick this DMO").click()
     assert Episode.objects.get(pk=episode.pk).status == "death_match"
 
-    # The Death Match: the DMO wins it, and the EC is eliminated.
-    console.reload()
-    form = console.locator("form.result-form", has=console.locator("input[value='E1.DM1']"))
-    form.get_by_label("Winner").select_option(str(cast[2].pk))
-    form.get_by_role("button", name="Enter").click()
-    spectator.locator(".season-cast tr.out").wait_for()
+    # The Death Match: EC and DMO follow "Play your game" to its play page and click it out.
+    duel = []
+    for page in (ec, players[2]):
+        page.reload()
+        page.get_by_role("link", name="Play your game").click()
+        page.locator("#game[data-status='running']").wait_for()
+        duel.append(page)
+    game_id = int(duel[0].locator("#game").get_attribute("data-game"))
+    assert spectator.locator(f"#match-E1\\.DM1 a[href='/games/{game_id}/']").count() == 1
+    for _ in range(2000):
+        if duel[0].locator("#game").get_attribute("data-status") != "running":
+            break
+        if not (act_if_asked(duel[0]) | act_if_asked(duel[1])):
+            duel[0].wait_for_timeout(50)
+    game = GameSession.objects.get(pk=game_id)
+    assert game.status == "finished"
+    spectator.locator(".season-cast tr.out").wait_for()  # live, without a reload
+    loser = Entrant.objects.get(tournament=season, eliminated_in=1)
+    assert loser.pk in (cast[5].pk, cast[2].pk)
     board = spectator.locator("#episode-1").inner_text()
     assert "cast6 picked cast3" in board and "E1.DM1" in board
-    assert "Eliminated in episode 1" in spectator.locator(".season-cast").inner_text()
-    assert Entrant.objects.get(pk=cast[5].pk).eliminated_in == 1
+    row = spectator.locator(".season-cast tr", has_text=loser.display_name)
+    assert "Eliminated in episode 1" in row.inner_text()
     assert serious_violations(spectator) == []
     screenshot(spectator, "tournament-season-episode-1")
