@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc, served from our own static files
     "hosting",
     "games",
     "tournaments",
@@ -170,6 +172,37 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + ([] if PRODUCTION else ["rest_framework.renderers.BrowsableAPIRenderer"]),
     "EXCEPTION_HANDLER": "hosting.errors.exception_handler",
+    # OpenAPI 3 at /api/schema/ (hosting.schema describes the hand-made bodies).
+    "DEFAULT_SCHEMA_CLASS": "hosting.schema.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Genius Arena API",
+    "VERSION": "1",
+    "DESCRIPTION": (BASE_DIR / "hosting" / "schema.md").read_text(),
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from drf-spectacular-sidecar's static files: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "PATH_CONVERTER_OVERRIDES": {"id": int, "number": int, "code": str},
+    "COMPONENT_SPLIT_REQUEST": True,
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {
+            "seatToken": {
+                "type": "apiKey",
+                "in": "header",
+                "name": "Authorization",
+                "description": "`Authorization: Seat <token>`: the seat token a claim returned "
+                "(games only; no CSRF).",
+            },
+            "csrfToken": {
+                "type": "apiKey",
+                "in": "header",
+                "name": "X-CSRFToken",
+                "description": "A session's writes carry the `csrftoken` cookie's value here.",
+            },
+        }
+    },
 }
 
 # Rate limits (hosting.throttles): shared by every process through Redis, else per process.

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.urls import api_urls, live_urls
 from hosting import accounts, api, errors, health, pages
@@ -18,6 +19,8 @@ urlpatterns = [
     ),
     path("healthz", health.healthz, name="healthz"),
     path("api/ping", api.PingView.as_view(), name="api-ping"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("accounts/signup/", limit_posts("signup")(accounts.SignUpView.as_view()), name="signup"),
     path(
         "accounts/login/",
