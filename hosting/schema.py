@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular import openapi
-from drf_spectacular.extensions import OpenApiViewExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiViewExtension
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -25,6 +25,7 @@ from rest_framework import serializers
 
 from games import api as games_api
 from hosting import api as ping
+from hosting import token_api
 from tournaments import api as tournaments_api
 
 # -- the error shape ----------------------------------------------------------------------------
@@ -104,6 +105,19 @@ class AutoSchema(openapi.AutoSchema):
         if any(cls.__module__ == games_api.__name__ for cls in type(self.view).__mro__):
             auth.insert(len(auth) - 1 if {} in auth else len(auth), {"seatToken": []})
         return auth
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "hosting.bearer.BearerTokenAuthentication"
+    name = "bearerToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "`Authorization: Bearer <token>`: a personal API token, acting as "
+            "its user (no CSRF). Unknown or revoked: 401 `not_authenticated`.",
+        }
 
 
 # -- bodies the views answer --------------------------------------------------------------------
@@ -356,6 +370,23 @@ class Balances(serializers.Serializer):
     balances = _object("balances", "each entrant's currency")
 
 
+class Token(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField(help_text="the token's first characters, to recognise it")
+    created = serializers.DateTimeField()
+    last_used = serializers.DateTimeField(allow_null=True, help_text="to the minute")
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+class NewToken(Token):
+    token = serializers.CharField(help_text="the secret: shown only here, never again")
+
+
+class Tokens(serializers.Serializer):
+    tokens = Token(many=True)
+
+
 class Pong(serializers.Serializer):
     pong = serializers.BooleanField()
 
@@ -369,6 +400,22 @@ REGULATIONS = OpenApiParameter(
 PAGE = OpenApiParameter("page", int, description="the page (50 rows each)")
 
 g, t = games_api, tournaments_api
+annotate(
+    token_api.TokenListView,
+    get=operation(Tokens, summary="Your personal API tokens", errors=(401, 403)),
+    post=operation(
+        NewToken,
+        request=token_api.ApiTokenInput,
+        status=201,
+        errors=(400, 401, 403, 415),
+        summary="Make a personal API token (signed in by session)",
+        description="An API token cannot make another: a bearer request is a 403.",
+    ),
+)
+annotate(
+    token_api.TokenDetailView,
+    delete=operation(Token, summary="Revoke one of your tokens", errors=(401, 403, 404)),
+)
 annotate(ping.PingView, get=operation(Pong, summary="Liveness", errors=()))
 annotate(
     g.GameCreateView,

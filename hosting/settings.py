@@ -160,9 +160,14 @@ STORAGES = {
 }
 
 REST_FRAMEWORK = {
-    # Sessions for browsers, seat tokens (games.access) for bots. No HTTP Basic: it hashed a
-    # password on every request (~0.7 s of a web thread per failed guess) and cannot play.
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # Personal API tokens (``Authorization: Bearer``, first: an explicit header wins over a
+    # cookie) and sessions for browsers; seat tokens (games.access) for bots in one game. No
+    # HTTP Basic: it hashed a password on every request (~0.7 s of a web thread per failed
+    # guess) and cannot play.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "hosting.bearer.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     # Proxies in front that set X-Forwarded-For: the client is the address the last of them
     # saw. 0 (the default): the connecting address; a client cannot choose it.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
