@@ -266,21 +266,27 @@ class GameLogView(APIView):
         game = _game(game_id)
         if not game.is_over:
             raise Conflict("the full log is public once the game has ended")
-        events = [
-            {"seq": e.seq, "seat": e.seat, "action": e.action, "events": e.events, "at": e.at}
-            for e in game.log.order_by("seq")
-        ]
-        return Response(
-            {
-                "game": game.pk,
-                "engine": game.engine,
-                "config": game.config,
-                "seed": game.seed,
-                "seed_sha256": game.seed_sha256,
-                "outcome": game.outcome,
-                "log": events,
-            }
-        )
+        return Response(log_payload(game))
+
+
+def log_payload(game: GameSession) -> dict[str, Any]:
+    """An ended game's whole record (also in tournament exports): only ever for an ended
+    game, whose seed and every hand are public by then."""
+    if not game.is_over:
+        raise ValueError(f"game {game.pk} is not over: its log holds hidden cards")
+    events = [
+        {"seq": e.seq, "seat": e.seat, "action": e.action, "events": e.events, "at": e.at}
+        for e in game.log.order_by("seq")
+    ]
+    return {
+        "game": game.pk,
+        "engine": game.engine,
+        "config": game.config,
+        "seed": game.seed,
+        "seed_sha256": game.seed_sha256,
+        "outcome": game.outcome,
+        "log": events,
+    }
 
 
 class GameVerifyView(APIView):

@@ -14,6 +14,7 @@ from typing import Any
 
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiViewExtension
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -27,6 +28,7 @@ from games import api as games_api
 from hosting import api as ping
 from hosting import token_api
 from tournaments import api as tournaments_api
+from tournaments import export_api, exports
 
 # -- the error shape ----------------------------------------------------------------------------
 
@@ -387,6 +389,33 @@ class Tokens(serializers.Serializer):
     tokens = Token(many=True)
 
 
+class ExportedGame(serializers.Serializer):
+    game = serializers.IntegerField()
+    engine = serializers.CharField()
+    status = serializers.CharField(required=False, help_text="a game not over yet")
+    seed = serializers.CharField(required=False, help_text="an ended game")
+    seed_sha256 = serializers.CharField(required=False)
+    config = _object("config")
+    outcome = _object("outcome", "an ended game")
+    log = LogEvent(many=True, allow_null=True, help_text="null while the game is played")
+    spectator_view = Game(required=False, help_text="a game not over: what spectators see")
+
+
+class ExportMatch(MatchOut):
+    stage = serializers.IntegerField()
+
+
+class Export(serializers.Serializer):
+    export_version = serializers.IntegerField()
+    exported_at = serializers.DateTimeField()
+    tournament = _object("tournament", "the detail's fields, without entrants and stages")
+    entrants = EntrantOut(many=True)
+    stages = serializers.ListField(child=_object("stage"))
+    matches = ExportMatch(many=True)
+    standings = Standings()
+    games = ExportedGame(many=True)
+
+
 class Pong(serializers.Serializer):
     pong = serializers.BooleanField()
 
@@ -522,6 +551,29 @@ annotate(
     t.AuditView,
     get=operation(
         AuditPage, summary="The audit trail (organisers)", parameters=[PAGE], errors=READ_ERRORS
+    ),
+)
+annotate(
+    export_api.ExportJSONView,
+    get=operation(
+        Export,
+        summary="Export everything public: entrants, matches, standings, games' logs",
+        errors=READ_ERRORS,
+    ),
+)
+annotate(
+    export_api.ExportCSVView,
+    get=extend_schema(
+        summary="Export one table as CSV",
+        parameters=[
+            OpenApiParameter("table", str, enum=list(exports.TABLES), required=True),
+        ],
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="a header row, then one row per record"
+            ),
+            **_errors((400, *READ_ERRORS)),
+        },
     ),
 )
 annotate(
