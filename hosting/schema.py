@@ -416,6 +416,17 @@ class Export(serializers.Serializer):
     games = ExportedGame(many=True)
 
 
+class BracketsViewer(serializers.Serializer):
+    """brackets-model's tables (brackets-viewer.js, brackets-manager.js)."""
+
+    stages = serializers.ListField(child=_object("stage"))
+    groups = serializers.ListField(child=_object("group"))
+    rounds = serializers.ListField(child=_object("round"))
+    matches = serializers.ListField(child=_object("match", "opponent1/opponent2: null is a bye"))
+    matchGames = serializers.ListField(child=_object("match game"))  # their name, camelCase
+    participants = serializers.ListField(child=_object("participant"))
+
+
 class Pong(serializers.Serializer):
     pong = serializers.BooleanField()
 
@@ -556,9 +567,15 @@ annotate(
 annotate(
     export_api.ExportJSONView,
     get=operation(
-        Export,
+        PolymorphicProxySerializer(
+            component_name="TournamentExport",
+            serializers=[Export, BracketsViewer],
+            resource_type_field_name=None,
+        ),
         summary="Export everything public: entrants, matches, standings, games' logs",
-        errors=READ_ERRORS,
+        description="With `?format=brackets-viewer`: the bracket in brackets-viewer.js's model.",
+        errors=(400, *READ_ERRORS),
+        parameters=[OpenApiParameter("format", str, enum=["brackets-viewer"])],
     ),
 )
 annotate(

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hosting.errors import UserError
-from tournaments import exports
+from tournaments import brackets_viewer, exports
 from tournaments.api import _tournament
 
 
@@ -34,6 +34,11 @@ class ExportView(APIView):
 class ExportJSONView(ExportView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
+        model = request.query_params.get("format", "")
+        if model == "brackets-viewer":
+            return Response(brackets_viewer.brackets_viewer_data(tournament))
+        if model:
+            raise UserError(f"no export format {model!r}: leave it out, or brackets-viewer")
         response = Response(exports.export_json(tournament))
         response["Content-Disposition"] = f'inline; filename="{slug}.json"'
         return response
