@@ -8,7 +8,6 @@ from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from rest_framework import serializers
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,6 +17,7 @@ from games.access import seat_for, seat_key
 from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
 from games.verification import verify_game
+from hosting.bearer import enforce_csrf
 from hosting.errors import Conflict, Forbidden, NotFound
 from hosting.identity import guest_for, remember_guest
 from hosting.roles import is_organiser
@@ -129,7 +129,7 @@ def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:
     if seat is None:
         raise Forbidden("you hold no seat in this game")
     if writing and not by_token:
-        SessionAuthentication().enforce_csrf(request)
+        enforce_csrf(request)
     return seat
 
 
@@ -178,7 +178,7 @@ class SeatClaimView(APIView):
         # claim leaves no session row behind.
         guest = None if user else guest_for(request, keep=False)
         if user:
-            SessionAuthentication().enforce_csrf(request)
+            enforce_csrf(request)
         invite = _invite(request.data)
         claim = services.seat_claim(
             game_id=game_id, number=number, user=user, guest=guest, invite=invite
@@ -219,7 +219,7 @@ class GameActionView(APIView):
             _game(game_id)  # an unknown game is a 404 rather than "no seat"
             raise Forbidden("you hold no seat in this game")
         if not key.by_token:
-            SessionAuthentication().enforce_csrf(request)
+            enforce_csrf(request)
         action, client_action_id, expected_version = _action_input(request.data)
         result = services.act(
             game_id=game_id,
@@ -266,21 +266,27 @@ class GameLogView(APIView):
         game = _game(game_id)
         if not game.is_over:
             raise Conflict("the full log is public once the game has ended")
-        events = [
-            {"seq": e.seq, "seat": e.seat, "action": e.action, "events": e.events, "at": e.at}
-            for e in game.log.order_by("seq")
-        ]
-        return Response(
-            {
-                "game": game.pk,
-                "engine": game.engine,
-                "config": game.config,
-                "seed": game.seed,
-                "seed_sha256": game.seed_sha256,
-                "outcome": game.outcome,
-                "log": events,
-            }
-        )
+        return Response(log_payload(game))
+
+
+def log_payload(game: GameSession) -> dict[str, Any]:
+    """An ended game's whole record (also in tournament exports): only ever for an ended
+    game, whose seed and every hand are public by then."""
+    if not game.is_over:
+        raise ValueError(f"game {game.pk} is not over: its log holds hidden cards")
+    events = [
+        {"seq": e.seq, "seat": e.seat, "action": e.action, "events": e.events, "at": e.at}
+        for e in game.log.order_by("seq")
+    ]
+    return {
+        "game": game.pk,
+        "engine": game.engine,
+        "config": game.config,
+        "seed": game.seed,
+        "seed_sha256": game.seed_sha256,
+        "outcome": game.outcome,
+        "log": events,
+    }
 
 
 class GameVerifyView(APIView):

@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc, served from our own static files
     "hosting",
     "games",
     "tournaments",
@@ -158,9 +160,14 @@ STORAGES = {
 }
 
 REST_FRAMEWORK = {
-    # Sessions for browsers, seat tokens (games.access) for bots. No HTTP Basic: it hashed a
-    # password on every request (~0.7 s of a web thread per failed guess) and cannot play.
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # Personal API tokens (``Authorization: Bearer``, first: an explicit header wins over a
+    # cookie) and sessions for browsers; seat tokens (games.access) for bots in one game. No
+    # HTTP Basic: it hashed a password on every request (~0.7 s of a web thread per failed
+    # guess) and cannot play.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "hosting.bearer.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     # Proxies in front that set X-Forwarded-For: the client is the address the last of them
     # saw. 0 (the default): the connecting address; a client cannot choose it.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
@@ -170,6 +177,37 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + ([] if PRODUCTION else ["rest_framework.renderers.BrowsableAPIRenderer"]),
     "EXCEPTION_HANDLER": "hosting.errors.exception_handler",
+    # OpenAPI 3 at /api/schema/ (hosting.schema describes the hand-made bodies).
+    "DEFAULT_SCHEMA_CLASS": "hosting.schema.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Genius Arena API",
+    "VERSION": "1",
+    "DESCRIPTION": (BASE_DIR / "hosting" / "schema.md").read_text(),
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from drf-spectacular-sidecar's static files: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "PATH_CONVERTER_OVERRIDES": {"id": int, "number": int, "code": str},
+    "COMPONENT_SPLIT_REQUEST": True,
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {
+            "seatToken": {
+                "type": "apiKey",
+                "in": "header",
+                "name": "Authorization",
+                "description": "`Authorization: Seat <token>`: the seat token a claim returned "
+                "(games only; no CSRF).",
+            },
+            "csrfToken": {
+                "type": "apiKey",
+                "in": "header",
+                "name": "X-CSRFToken",
+                "description": "A session's writes carry the `csrftoken` cookie's value here.",
+            },
+        }
+    },
 }
 
 # Rate limits (hosting.throttles): shared by every process through Redis, else per process.

@@ -2,9 +2,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.urls import api_urls, live_urls, page_urls
-from hosting import accounts, api, errors, health, pages
+from hosting import accounts, api, errors, health, pages, token_api, token_pages
 from hosting.throttles import limit_posts, posted_username
 from tournaments.page_urls import live_urls as tournament_live_urls
 
@@ -18,6 +19,8 @@ urlpatterns = [
     ),
     path("healthz", health.healthz, name="healthz"),
     path("api/ping", api.PingView.as_view(), name="api-ping"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("accounts/signup/", limit_posts("signup")(accounts.SignUpView.as_view()), name="signup"),
     path(
         "accounts/login/",
@@ -25,6 +28,14 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/tokens/", token_pages.token_list, name="account-tokens"),
+    path(
+        "accounts/tokens/<id:token_id>/revoke",
+        token_pages.token_revoke,
+        name="account-token-revoke",
+    ),
+    path("api/tokens/", token_api.TokenListView.as_view(), name="api-tokens"),
+    path("api/tokens/<id:token_id>/", token_api.TokenDetailView.as_view(), name="api-token"),
     path("admin/", admin.site.urls),
     path("api/games/", include(api_urls)),
     path("live/games/", include(live_urls)),

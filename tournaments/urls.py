@@ -1,7 +1,7 @@
 from django.urls import path
 
 from hosting import converters  # noqa: F401  (registers number and code)
-from tournaments import api
+from tournaments import api, export_api
 
 urlpatterns = [
     path("", api.TournamentListView.as_view(), name="api-tournament-list"),
@@ -26,6 +26,10 @@ urlpatterns = [
     ),
     path("<slug:slug>/standings", api.StandingsView.as_view(), name="tournament-standings"),
     path("<slug:slug>/audit", api.AuditView.as_view(), name="tournament-audit"),
+    path("<slug:slug>/export.json", export_api.ExportJSONView.as_view(), name="tournament-export"),
+    path(
+        "<slug:slug>/export.csv", export_api.ExportCSVView.as_view(), name="tournament-export-csv"
+    ),
     path("<slug:slug>/ledger", api.LedgerView.as_view(), name="tournament-ledger"),
     path(
         "<slug:slug>/episodes/<number:number>/sealed",

@@ -1,0 +1,78 @@
+"""``Authorization: Bearer <token>``: a personal API token acts as its user, on every endpoint.
+
+Kept apart from ``hosting.tokens`` (which makes and revokes them) because DRF imports the
+authentication classes while ``rest_framework.views`` loads, before ``hosting.errors`` can be.
+A bearer request needs no CSRF token: a browser never attaches the header by itself, so a
+forged cross-site request cannot carry it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, SessionAuthentication
+from rest_framework.request import Request
+
+from hosting.models import PersonalToken
+
+KEYWORD = "Bearer"
+LAST_USED_PRECISION = timedelta(minutes=1)  # one write a minute per token, not one a request
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def token_for(secret: str) -> PersonalToken | None:
+    """The live token with this secret, its user loaded; ``None`` if unknown or revoked."""
+    token = (
+        PersonalToken.objects.select_related("user")
+        .filter(key_sha256=digest(secret), revoked_at__isnull=True)
+        .first()
+    )
+    if token is None or not token.user.is_active:
+        return None
+    now = timezone.now()
+    if token.last_used is None or now - token.last_used >= LAST_USED_PRECISION:
+        PersonalToken.objects.filter(pk=token.pk).update(last_used=now)
+        token.last_used = now
+    return token
+
+
+class InvalidToken(exceptions.APIException):
+    """A 401 for a bad token. (DRF turns an ``AuthenticationFailed`` into a 403 unless the
+    first authentication class names a ``WWW-Authenticate`` scheme, and naming one would
+    turn every anonymous request's 403 into a 401 too.)"""
+
+    status_code = 401
+    default_code = "not_authenticated"
+    default_detail = "the API token is unknown or has been revoked"
+    auth_header = f'{KEYWORD} realm="api", error="invalid_token"'
+
+
+class BearerTokenAuthentication(BaseAuthentication):
+    """``Authorization: Bearer <token>``. Other schemes (``Seat``) are not this class's."""
+
+    def authenticate(self, request: Request) -> tuple[AbstractBaseUser, PersonalToken] | None:
+        scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != KEYWORD.lower():  # schemes are case-insensitive (RFC 9110)
+            return None
+        token = token_for(secret.strip())
+        if token is None:
+            raise InvalidToken()
+        return token.user, token
+
+
+def by_bearer(request: Any) -> bool:
+    return isinstance(getattr(request, "auth", None), PersonalToken)
+
+
+def enforce_csrf(request: Request) -> None:
+    """Session writes carry the CSRF token; a request proven by a bearer token needs none."""
+    if not by_bearer(request):
+        SessionAuthentication().enforce_csrf(request)
