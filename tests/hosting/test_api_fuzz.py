@@ -232,7 +232,7 @@ def world():
             for number in range(seats):
                 claimed = APIClient().post(
                     f"/api/games/{game}/seats/{number}/claim",
-                    {"credential": "token"},
+                    {"credential": "token", "invite": created.json()["invite"]},
                     format="json",
                 )
                 bot = APIClient()
