@@ -27,6 +27,7 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "games.seat": frozenset({"token_sha256", "guest_id"}),
     "games.gameevent": frozenset({"action", "events"}),
     "tournaments.sealedsubmission": frozenset({"text"}),
+    "hosting.personaltoken": frozenset({"key_sha256"}),
 }
 
 
