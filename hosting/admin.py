@@ -1,31 +1,31 @@
-"""Personal API tokens in the admin: seen, never edited; revoking goes through the service."""
+"""Personal API tokens in the admin: shown (never their hash), revoked through the service."""
 
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from hosting import tokens
 from hosting.models import PersonalToken
 from hosting.safe_admin import ReadOnly, through_service
-from hosting.tokens import token_revoke
 
 
 @admin.register(PersonalToken)
 class PersonalTokenAdmin(ReadOnly):
     list_display = ("name", "user", "prefix", "created", "last_used", "revoked_at")
     list_filter = ("revoked_at",)
-    # The hash stays off every page: with it, an offline search could recover a weak secret.
-    fields = ("user", "name", "prefix", "created", "last_used", "revoked_at")
-    readonly_fields = fields
+    search_fields = ("name", "user__username")
+    fields = ("name", "user", "prefix", "created", "last_used", "revoked_at")
     actions = ["revoke"]
 
     @admin.action(description=_("Revoke the selected tokens"))
-    def revoke(self, request: HttpRequest, queryset) -> None:  # type: ignore[no-untyped-def]
+    def revoke(self, request: HttpRequest, rows: QuerySet[PersonalToken]) -> None:
         through_service(
             self,
             request,
-            queryset,
-            lambda token: token_revoke(user=token.user, token_id=token.pk),
+            rows,
+            lambda token: tokens.token_revoke(user=token.user, token_id=token.pk),
             str(_("{count} token(s) revoked.")),
         )

@@ -61,7 +61,7 @@ def _opponent(match: dict[str, Any], index: int, first_round: bool) -> dict[str,
     if first_round and isinstance(slot, int):
         opponent["position"] = slot
     score = match["home_score" if index == 0 else "away_score"]
-    if score is not None:
+    if score is not None and match["status"] in ("live", "finished"):  # else "-", not 0
         opponent["score"] = score
     if match["status"] == "finished":
         if match["winner"] is None:
@@ -110,48 +110,51 @@ def brackets_viewer_data(tournament: Tournament) -> dict[str, Any]:
                 "settings": settings,
             }
         )
-        groups: dict[int, int] = {}  # group number -> id
-        rounds: dict[tuple[int, int], dict[str, Any]] = {}  # (group, number) -> round
+        # brackets-manager's order (and the viewer's): group by group, round by round, each
+        # match in bracket order; ids follow that order.
+        placed = []
         for round_ in stage["rounds"]:
             for match in round_["matches"]:
                 if stage_type == "round_robin" and None in match["slots"]:
                     continue  # a pool's odd one out sits the round out: no match to draw
                 group = _group_of(stage_type, round_["bracket"], match, pools)
-                if group not in groups:
-                    groups[group] = len(data["groups"])
-                    data["groups"].append(
-                        {"id": groups[group], "stage_id": stage_id, "number": group}
-                    )
-                number = 1 if group == 2 and stage_type == "single_elimination" else None
-                key = (group, number or round_["number"])
-                if key not in rounds:
-                    rounds[key] = {
-                        "id": len(data["rounds"]),
-                        "stage_id": stage_id,
-                        "group_id": groups[group],
-                        "number": key[1],
-                        "matches": 0,
-                    }
-                    data["rounds"].append(rounds[key])
-                round_row = rounds[key]
-                round_row["matches"] += 1
-                first = round_["number"] == 1
-                data["matches"].append(
-                    {
-                        "id": len(data["matches"]),
-                        "stage_id": stage_id,
-                        "group_id": groups[group],
-                        "round_id": round_row["id"],
-                        "number": round_row["matches"],
-                        "child_count": 0,
-                        "status": _status(match),
-                        "opponent1": _opponent(match, 0, first),
-                        "opponent2": _opponent(match, 1, first),
-                        # Ours, for sites that link back: the match code and its games.
-                        "code": match["code"],
-                        "games": match["games"],
-                    }
-                )
+                third_place = group == 2 and stage_type == "single_elimination"
+                placed.append((group, 1 if third_place else round_["number"], round_, match))
+        placed.sort(key=lambda item: item[:2])  # stable: bracket order within a round
+        groups: dict[int, int] = {}  # group number -> id
+        rounds: dict[tuple[int, int], dict[str, Any]] = {}  # (group, number) -> round
+        for group, number, round_, match in placed:
+            if group not in groups:
+                groups[group] = len(data["groups"])
+                data["groups"].append({"id": groups[group], "stage_id": stage_id, "number": group})
+            if (group, number) not in rounds:
+                rounds[group, number] = {
+                    "id": len(data["rounds"]),
+                    "stage_id": stage_id,
+                    "group_id": groups[group],
+                    "number": number,
+                    "matches": 0,
+                }
+                data["rounds"].append(rounds[group, number])
+            round_row = rounds[group, number]
+            round_row["matches"] += 1
+            first = round_["number"] == 1
+            data["matches"].append(
+                {
+                    "id": len(data["matches"]),
+                    "stage_id": stage_id,
+                    "group_id": groups[group],
+                    "round_id": round_row["id"],
+                    "number": round_row["matches"],
+                    "child_count": 0,
+                    "status": _status(match),
+                    "opponent1": _opponent(match, 0, first),
+                    "opponent2": _opponent(match, 1, first),
+                    # Ours, for sites that link back: the match code and its games.
+                    "code": match["code"],
+                    "games": match["games"],
+                }
+            )
     for round_row in data["rounds"]:
         del round_row["matches"]
     return data

@@ -159,3 +159,20 @@ def test_tokens_through_the_api_a_token_cannot_mint_another():
     assert revoked.status_code == 200 and revoked.json()["revoked_at"]
     assert bot.get("/api/tokens/").status_code == 401
     assert APIClient().get("/api/tokens/").status_code == 403  # no credential at all
+
+
+def test_the_admin_shows_tokens_without_their_hash_and_revokes_through_the_service(
+    admin_client,
+):
+    ann = user("ann")
+    secret = page_token(ann, "ann bot")
+    token = PersonalToken.objects.get(user=ann)
+    listing = admin_client.get("/admin/hosting/personaltoken/").content.decode()
+    assert "ann bot" in listing and token.key_sha256 not in listing and secret not in listing
+    found = admin_client.get("/admin/hosting/personaltoken/", {"key_sha256__startswith": "a"})
+    assert found.status_code == 400  # no yes/no questions about the hash
+    admin_client.post(
+        "/admin/hosting/personaltoken/",
+        {"action": "revoke", "_selected_action": [token.pk]},
+    )
+    assert bearer(secret).get("/api/tokens/").status_code == 401
