@@ -7,6 +7,7 @@ from tournaments import live, manage_views, views
 urlpatterns = [
     path("", views.tournament_list, name="tournament-list"),
     path("new/", manage_views.tournament_create, name="tournament-create"),
+    path("mine/", views.my_tournaments, name="my-tournaments"),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/board", views.tournament_board, name="tournament-board"),
     path("<slug:slug>/embed", views.tournament_embed, name="tournament-embed"),

@@ -71,8 +71,8 @@ def check_runs(tournament: Tournament, user: Any) -> None:
 
 
 TOURNAMENT_FORMATS = (*adapters.BRACKET_FORMATS, "swiss", "genius")
-# Addresses of pages beside the tournaments' own (/tournaments/new/).
-RESERVED_SLUGS = frozenset({"new"})
+# Addresses of pages beside the tournaments' own (/tournaments/new/, /tournaments/mine/).
+RESERVED_SLUGS = frozenset({"new", "mine"})
 
 
 def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:

@@ -15,6 +15,7 @@ from typing import Any
 import redis
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
@@ -87,6 +88,37 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         "tournaments/list.html",
         {"form": form, "page": page, "query": query.urlencode()},
     )
+
+
+@login_required
+@require_GET
+def my_tournaments(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's entries, each with its next match, and what they organise."""
+    entries = (
+        Entrant.objects.filter(user=request.user)
+        .select_related("tournament")
+        .order_by("-tournament__created", "-pk")
+    )
+    waiting = Q(status__in=("ready", "live"))
+    next_matches: dict[int, Match] = {}
+    for match in (
+        Match.objects.filter(waiting, Q(home__user=request.user) | Q(away__user=request.user))
+        .select_related("home", "away", "stage")
+        .prefetch_related("match_games")
+        .order_by("pk")
+    ):
+        next_matches.setdefault(match.stage.tournament_id, match)
+    rows = []
+    for entry in entries:
+        match = next_matches.get(entry.tournament_id)
+        opponent = None
+        if match is not None:
+            opponent = match.away if match.home_id == entry.pk else match.home
+        games = [link.game_id for link in match.match_games.all()] if match else []
+        rows.append({"entry": entry, "match": match, "opponent": opponent, "games": games})
+    organised = Tournament.objects.filter(organiser=request.user).order_by("-created")
+    context = {"rows": rows, "organised": organised}
+    return render(request, "tournaments/mine.html", context)
 
 
 # -- one tournament ---------------------------------------------------------------------------

@@ -377,3 +377,15 @@ def test_spectators_share_one_rendering_of_the_board_until_it_changes(
     report_top_seed_wins(stage, "W1.1")
     changed = page(Client(), url)
     assert changed != first and "✓" in texts(changed, "article")[0]
+
+
+def test_my_tournaments_lists_my_entries_with_their_next_match(client):
+    tournament, _, players = started("single_elimination", 4)
+    client.force_login(players[0].user)
+    html = page(client, "/tournaments/mine/")
+    assert tournament.name in html and "Your next match: W1.1 against p4." in html
+    assert "What I organise" not in html
+    host = Client()
+    host.force_login(tournament.organiser)
+    assert f"/tournaments/{tournament.slug}/manage/" in page(host, "/tournaments/mine/")
+    assert Client().get("/tournaments/mine/").status_code == 302  # sign in first

@@ -27,11 +27,20 @@ def test_an_organiser_runs_a_double_elimination_watched_live(
     console.get_by_label("Game", exact=True).select_option("drafting_trios")
     console.get_by_label("Format", exact=True).select_option("double_elimination")
     console.get_by_label("Format options (JSON)").fill('{"grand_final": "reset"}')
+    console.get_by_role("button", name="+ Buchholz", exact=True).click()
+    console.get_by_role("button", name="+ Sonneborn-Berger").click()
+    assert console.get_by_label("Tie-breaks in order").input_value() == (
+        "buchholz, sonneborn_berger"
+    )
     console.get_by_label("Play the matches here").uncheck()
     screenshot(console, "tournament-new")
     console.get_by_role("button", name="Create the draft").click()
     console.get_by_role("button", name="Open registration").click()
     assert "Registration is open." in console.locator(".messages").inner_text()
+    assert Tournament.objects.get(slug="winter-double").tiebreaks == [
+        "buchholz",
+        "sonneborn_berger",
+    ]
 
     # Each player registers from their own browser, then checks in once check-in opens.
     pages = []

@@ -53,3 +53,14 @@ if (body) {
     button.focus();
   });
 }
+
+// The tie-break chain: each button adds its key to the end of the ordered list.
+const chain = document.getElementById("f-tiebreaks");
+for (const button of document.querySelectorAll("[data-add-tiebreak]")) {
+  button.addEventListener("click", () => {
+    const keys = chain.value.split(",").map((k) => k.trim()).filter(Boolean);
+    if (!keys.includes(button.dataset.addTiebreak)) keys.push(button.dataset.addTiebreak);
+    chain.value = keys.join(", ");
+    chain.focus();
+  });
+}
