@@ -485,11 +485,14 @@ def _advance(stage: Stage) -> None:
                 continue
             progressed = True
             match.home, match.away = sides
+            gone = [side for side in sides if side is not None and side.status in ENDED_ENTRIES]
             if match.extra.get("reset") and not _reset_is_played(by_code):
                 match.status = Match.Status.CLOSED
                 match.save()
             elif match.home is None or match.away is None:
                 _close_as_bye(match)
+            elif len(gone) == 1:
+                _forfeit_to_whoever_remains(match, gone[0])
             else:
                 match.status = Match.Status.READY
                 match.save()
@@ -515,6 +518,19 @@ def _resolve_slot(slot: Any, seeds: dict[int, Entrant], by_code: dict[str, Match
 def _reset_is_played(by_code: dict[str, Match]) -> bool:
     first_final = by_code["GF1"]
     return reset_needed(1 if first_final.winner_id == first_final.home_id else 2)
+
+
+# Entries that ended while the tournament ran lose every match they still reach (a disqualified
+# double-elimination player drops into the losers' bracket and forfeits there too). Two of them
+# meeting is left to the organiser, who decides who (if anyone) goes on.
+ENDED_ENTRIES = (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED)
+
+
+def _forfeit_to_whoever_remains(match: Match, gone: Entrant) -> None:
+    remaining = match.away if match.home == gone else match.home
+    match.home_score, match.away_score = (1.0, 0.0) if remaining == match.home else (0.0, 1.0)
+    _decide(match, Match.ResultKind.FORFEIT, winner=remaining)
+    audit(match.stage.tournament, None, "match.forfeited", match=match.code, winner=remaining.pk)
 
 
 def _close_as_bye(match: Match) -> None:
