@@ -528,7 +528,7 @@ ENDED_ENTRIES = (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED)
 
 def _forfeit_to_whoever_remains(match: Match, gone: Entrant) -> None:
     remaining = match.away if match.home == gone else match.home
-    match.home_score, match.away_score = (1.0, 0.0) if remaining == match.home else (0.0, 1.0)
+    match.home_score, match.away_score = _checked_result(match, remaining, None, None)
     _decide(match, Match.ResultKind.FORFEIT, winner=remaining)
     audit(match.stage.tournament, None, "match.forfeited", match=match.code, winner=remaining.pk)
 
