@@ -266,6 +266,12 @@ class StageOut(serializers.Serializer):
     rounds = RoundOut(many=True)
 
 
+class DeathMatchSetup(serializers.Serializer):
+    engine = serializers.CharField()
+    config = _object("config", "The engine's config")
+    time_control = _object("time_control", "Allowance and reserve per phase")
+
+
 class Episode(serializers.Serializer):
     number = serializers.IntegerField()
     kind = serializers.CharField()
@@ -281,6 +287,9 @@ class Episode(serializers.Serializer):
     tokens = _object("tokens")
     tokens_to_give = serializers.IntegerField()
     dmo_deadline = serializers.DateTimeField(allow_null=True)
+    death_match = DeathMatchSetup(
+        allow_null=True, help_text="The Death Match's own game; null: the tournament's"
+    )
 
 
 class TournamentSummary(serializers.Serializer):
@@ -627,6 +636,14 @@ annotate(
 annotate(
     t.TokenView,
     post=operation(Episode, request=t.TokenInput, summary="Give a token"),
+)
+annotate(
+    t.DeathMatchSetupView,
+    post=operation(
+        Episode,
+        request=t.DeathMatchSetupInput,
+        summary="Set the Death Match's game, time control and DMO-pick deadline",
+    ),
 )
 annotate(
     t.OpponentView,

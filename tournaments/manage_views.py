@@ -230,11 +230,38 @@ def console(request: HttpRequest, slug: str, preview: dict[str, Any] | None = No
         "audit": list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN]),
         "is_staff_admin": is_staff_admin(request.user),
         "engines": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
+        "duel_engines": [
+            (key, engines.get(key).name)
+            for key in engines.ENGINE_MODULES
+            if engines.get(key).min_seats <= 2 <= engines.get(key).max_seats
+        ],
+        "dm_setup": _dm_setup(tournament, episode),
         "preview": preview,
         "seeding": tournament.status
         in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN),
     }
     return render(request, "tournaments/manage/console.html", context)
+
+
+def _dm_setup(tournament: Tournament, episode: Any) -> dict[str, Any] | None:
+    """The Death Match form's values while the host may still change them, and whether the
+    DMO pick is overdue (the host must pick: the season rules name no default)."""
+    if episode is None or episode.kind == episode.Kind.FINAL:
+        return None
+    if episode.status not in seasons.DM_SETUP_STATUSES:
+        return None
+    control = episode.dm_time_control if episode.dm_engine else tournament.time_control or {}
+    return {
+        "engine": episode.dm_engine or tournament.game,
+        "config": json.dumps(
+            episode.dm_ruleset if episode.dm_engine else services.engine_config(tournament.ruleset)
+        ),
+        "allowances": json.dumps(control.get("allowances", {})),
+        "reserve": control.get("reserve", ""),
+        "increment": control.get("increment", ""),
+        "dmo_deadline": _local(episode.dmo_deadline),
+        "overdue": seasons.dmo_pick_overdue(episode),
+    }
 
 
 # -- actions: one service call each -----------------------------------------------------------
@@ -431,6 +458,34 @@ def token(request: HttpRequest, tournament: Tournament) -> str:
     return _("The Token of Life is given.")
 
 
+def death_match(request: HttpRequest, tournament: Tournament) -> str:
+    """This episode's Death Match: engine, its config, the time control, the DMO deadline."""
+    post = request.POST
+    body: dict[str, Any] = {"engine": post.get("engine", "").strip()}
+    parsed = {}
+    for key in ("config", "allowances"):
+        try:
+            parsed[key] = json.loads(post.get(key, "").strip() or "{}")
+        except ValueError:
+            raise ValidationError({key: [_("This is not valid JSON.")]}) from None
+    body["config"] = parsed["config"]
+    time_control: dict[str, Any] = {}
+    if parsed["allowances"]:
+        time_control["allowances"] = parsed["allowances"]
+    for key in ("reserve", "increment"):
+        if post.get(key, "").strip():
+            try:
+                time_control[key] = float(post[key])
+            except ValueError:
+                raise ValidationError({key: [_("A number of seconds.")]}) from None
+    body["time_control"] = time_control
+    if post.get("dmo_deadline", "").strip():
+        body["dmo_deadline"] = post["dmo_deadline"].strip()
+    data = api._valid(api.DeathMatchSetupInput, body)
+    seasons.death_match_setup(episode=_current_episode(tournament), by=request.user, **data)
+    return _("The Death Match settings are saved.")
+
+
 def opponent(request: HttpRequest, tournament: Tournament) -> str:
     seasons.opponent_choose(
         episode=_current_episode(tournament),
@@ -455,6 +510,7 @@ ACTIONS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "candidates": candidates,
     "token": token,
     "opponent": opponent,
+    "death-match": death_match,
 }
 
 

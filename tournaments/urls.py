@@ -57,6 +57,11 @@ urlpatterns = [
         name="episode-main-match",
     ),
     path(
+        "<slug:slug>/episodes/<number:number>/death-match",
+        api.DeathMatchSetupView.as_view(),
+        name="episode-death-match",
+    ),
+    path(
         "<slug:slug>/episodes/<number:number>/candidates",
         api.CandidatesView.as_view(),
         name="episode-candidates",

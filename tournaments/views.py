@@ -290,8 +290,12 @@ def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]
         ]
     picking = episode.status == Episode.Status.OPPONENTS and entrant.pk in episode.ecs
     if picking and str(entrant.pk) not in episode.dmos:
-        eligible = genius.eligible_opponents(season, seasons.episode_for(episode))
-        context["eligible"] = [(pk, names[pk]) for pk in eligible]
+        if seasons.dmo_pick_overdue(episode):
+            context["pick_overdue"] = True  # the host picks for them now
+        else:
+            eligible = genius.eligible_opponents(season, seasons.episode_for(episode))
+            context["eligible"] = [(pk, names[pk]) for pk in eligible]
+            context["dmo_deadline"] = episode.dmo_deadline
     others = [(pk, names[pk]) for pk in season.players if pk != entrant.pk]
     context["transfer_to"] = others if context["still_in"] else []
     return context

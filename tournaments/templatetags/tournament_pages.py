@@ -15,46 +15,18 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games import engines
+from tournaments.models import Entrant, Episode, Match, Tournament
 
 register = template.Library()
 EN_DASH, MINUS = "\u2013", "\u2212"
 
-FORMATS = {
-    "single_elimination": _("Single elimination"),
-    "double_elimination": _("Double elimination"),
-    "round_robin": _("Round robin"),
-    "swiss": _("Swiss"),
-    "genius": _("Genius season"),
-}
-TOURNAMENT_STATUS = {
-    "draft": _("Draft"),
-    "registration": _("Registration open"),
-    "check_in": _("Check-in"),
-    "running": _("Running"),
-    "finished": _("Finished"),
-}
-MATCH_STATUS = {
-    "pending": _("Waiting for entrants"),
-    "ready": _("Ready"),
-    "live": _("Live"),
-    "finished": _("Finished"),
-    "closed": _("Not played"),
-}
-ENTRANT_STATUS = {
-    "registered": _("Registered"),
-    "waitlisted": _("Waitlisted"),
-    "checked_in": _("Checked in"),
-    "withdrawn": _("Withdrawn"),
-    "disqualified": _("Disqualified"),
-}
-EPISODE_STATUS = {
-    "main_match": _("Main match (MM)"),
-    "candidates": _("Naming the elimination candidate (EC)"),
-    "tokens": _("Giving a Token of Life (ToL)"),
-    "opponents": _("The EC picks a Death Match opponent (DMO)"),
-    "death_match": _("Death Match (DM)"),
-    "finished": _("Finished"),
-}
+# The labels of keys the models name are the models' own (one source for the pages and the
+# admin), lazily translated.
+FORMATS = dict(Tournament.Format.choices)
+TOURNAMENT_STATUS = dict(Tournament.Status.choices)
+MATCH_STATUS = dict(Match.Status.choices)
+ENTRANT_STATUS = dict(Entrant.Status.choices)
+EPISODE_STATUS = dict(Episode.Status.choices)
 TIEBREAKS = {
     "points": (_("Pts"), _("Points")),
     "wins": (_("Wins"), _("Number of wins")),
@@ -87,7 +59,7 @@ REGULATIONS = {
     "fide-2024": _("FIDE C.07, applied from 1 August 2024"),
     "fide-2026": _("FIDE C.07, amended with effect from 1 March 2026"),
 }
-VISIBILITY = {"public": _("Public"), "unlisted": _("Unlisted (by link only)")}
+VISIBILITY = dict(Tournament.Visibility.choices)
 
 
 def _label(table: dict[str, Any], key: Any) -> Any:
