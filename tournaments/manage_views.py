@@ -24,7 +24,7 @@ from rest_framework.exceptions import ValidationError
 from games import engines
 from hosting.errors import UserError
 from hosting.roles import is_organiser, is_staff_admin
-from tournaments import api, seasons, services, tiebreaks
+from tournaments import api, form_feedback, seasons, services, tiebreaks
 from tournaments.formats import genius
 from tournaments.models import AuditEntry, Tournament
 from tournaments.templatetags.tournament_pages import FORMATS
@@ -206,8 +206,15 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def console(request: HttpRequest, slug: str, preview: dict[str, Any] | None = None) -> HttpResponse:
-    """The console; ``preview`` is a forced correction's dry run waiting to be confirmed."""
+def console(
+    request: HttpRequest,
+    slug: str,
+    preview: dict[str, Any] | None = None,
+    told: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The console; ``preview`` is a forced correction's dry run waiting to be confirmed,
+    ``told`` the feedback of an htmx-posted form."""
     tournament = _run_by(request, slug)
     drawn = board(tournament)
     entrants = list(tournament.entrants.order_by("seed", "registered_at", "pk"))
@@ -237,10 +244,11 @@ def console(request: HttpRequest, slug: str, preview: dict[str, Any] | None = No
         ],
         "dm_setup": _dm_setup(tournament, episode),
         "preview": preview,
+        "feedback": told,
         "seeding": tournament.status
         in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN),
     }
-    return render(request, "tournaments/manage/console.html", context)
+    return render(request, "tournaments/manage/console.html", context, status=status)
 
 
 def _dm_setup(tournament: Tournament, episode: Any) -> dict[str, Any] | None:
@@ -523,12 +531,20 @@ def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     try:
         done = ACTIONS[action](request, tournament)
     except ValidationError as error:
-        for line in _errors(error):
-            messages.error(request, line)
+        refused, status = _errors(error), 400
     except UserError as error:
-        messages.error(request, error.message)
+        refused, status = [error.message], error.status
     else:
         if isinstance(done, dict):  # a preview to confirm, shown on the console itself
             return console(request, slug, preview=done)
+        if form_feedback.is_htmx(request):
+            return console(request, slug, told=form_feedback.feedback(request, [done], ok=True))
         messages.success(request, done)
+        return redirect("tournament-manage", slug=slug)
+    if form_feedback.is_htmx(request):  # the refusal inside the form that was sent; nothing changed
+        return console(
+            request, slug, told=form_feedback.feedback(request, refused, ok=False), status=status
+        )
+    for line in refused:
+        messages.error(request, line)
     return redirect("tournament-manage", slug=slug)

@@ -31,7 +31,16 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import engines
 from hosting.errors import NotFound, UserError
-from tournaments import adapters, api, bracket_layout, live, seasons, services, tables
+from tournaments import (
+    adapters,
+    api,
+    bracket_layout,
+    form_feedback,
+    live,
+    seasons,
+    services,
+    tables,
+)
 from tournaments.formats import genius
 from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
 from tournaments.templatetags.tournament_pages import FORMATS, TOURNAMENT_STATUS
@@ -336,7 +345,17 @@ def entrants_list(tournament: Tournament) -> list[dict[str, Any]]:
 
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = visible_tournament(slug, request.user)
+    return _detail(request, visible_tournament(slug, request.user))
+
+
+def _detail(
+    request: HttpRequest,
+    tournament: Tournament,
+    told: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The tournament page; ``told`` is the feedback of a player's htmx-posted form."""
+    slug = tournament.slug
     entry = my_entry(tournament, request.user)
     started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     season = tournament.format == genius.KEY and started
@@ -348,8 +367,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "runs": api._runs(tournament, request.user),
         "my_season": my_season(tournament, entry.get("entrant")) if season else {},
         "embed_url": request.build_absolute_uri(reverse("tournament-embed", args=[slug])),
+        "feedback": told,
     }
-    return render(request, "tournaments/detail.html", context)
+    return render(request, "tournaments/detail.html", context, status=status)
 
 
 @require_GET
@@ -381,8 +401,13 @@ def _acted(request: HttpRequest, slug: str, action: Any, done: str) -> HttpRespo
     try:
         action(tournament)
     except UserError as error:
+        if form_feedback.is_htmx(request):  # shown inside the form that was sent
+            told = form_feedback.feedback(request, [error.message], ok=False)
+            return _detail(request, tournament, told, status=error.status)
         messages.error(request, error.message)
     else:
+        if form_feedback.is_htmx(request):
+            return _detail(request, tournament, form_feedback.feedback(request, [done], ok=True))
         messages.success(request, done)
     return redirect("tournament-detail", slug=slug)
 

@@ -232,3 +232,53 @@ def test_a_disqualification_during_play_forfeits_the_open_match():
     )
     match.refresh_from_db()
     assert match.result_kind == "forfeit" and match.winner_id == match.home_id
+
+
+HTMX = {"HX-Request": "true"}
+
+
+def test_an_htmx_console_form_gets_its_refusal_inside_it_translated_and_nothing_changes():
+    tournament, _cast = open_tournament("single_elimination", 4)
+    client = Client(headers={"accept-language": "ru"})
+    client.force_login(tournament.organiser)
+    refused = client.post(
+        f"/tournaments/{tournament.slug}/manage/seed",
+        {"method": "manual", "seed-999": "1"},
+        headers={**HTMX, "HX-Trigger": "seeding-form"},
+    )
+    assert refused.status_code == 400  # swapped in all the same (htmx-config)
+    html = refused.content.decode()
+    form = html[
+        html.index('id="seeding-form"') : html.index("</form>", html.index('id="seeding-form"'))
+    ]
+    assert 'role="alert"' in form
+    assert "ручной посев перечисляет каждого участника ровно один раз" in form
+    assert list(tournament.entrants.order_by("seed").values_list("seed", flat=True)) == [1, 2, 3, 4]
+    done = client.post(
+        f"/tournaments/{tournament.slug}/manage/seed",
+        {"method": "rating"},
+        headers={**HTMX, "HX-Trigger": "seeding-form"},
+    )
+    assert done.status_code == 200 and 'role="status"' in done.content.decode()
+    assert 'id="console"' in done.content.decode()
+
+
+def test_a_plain_post_without_javascript_redirects_with_the_message():
+    tournament, _cast = open_tournament("single_elimination", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    response = client.post(f"/tournaments/{tournament.slug}/manage/start")
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "The tournament has started." in page and "data-feedback" not in page
+
+
+def test_a_form_gone_after_success_has_its_feedback_below_the_forms():
+    tournament, _cast = open_tournament("single_elimination", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    done = client.post(
+        f"/tournaments/{tournament.slug}/manage/start", headers={**HTMX, "HX-Trigger": "start-form"}
+    ).content.decode()
+    assert 'id="start-form"' not in done
+    assert "The tournament has started." in done[done.index('id="console"') :]

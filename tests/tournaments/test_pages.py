@@ -416,3 +416,17 @@ def test_status_and_format_labels_are_the_models_own_translated():
         assert str(labels.tournament_status("running")) == str(Tournament.Status.RUNNING.label)
     with translation.override("pt-br"):
         assert str(labels.entrant_status("waitlisted")) == "Na lista de espera"
+
+
+def test_a_players_htmx_form_is_answered_with_the_panel_and_the_entrants():
+    tournament, _players = open_tournament("single_elimination", 2, capacity=2)
+    client = Client(headers={"accept-language": "pt-br"})
+    client.force_login(user("late"))
+    headers = {"HX-Request": "true", "HX-Trigger": "register-form"}
+    url = f"/tournaments/{tournament.slug}/register"
+    done = client.post(url, {"display_name": "Lat"}, headers=headers).content.decode()
+    assert 'id="player-forms"' in done and 'id="t-entrants"' in done
+    assert 'role="status"' in done and "data-feedback" in done
+    again = client.post(url, headers=headers)
+    assert again.status_code == 409
+    assert "você já está inscrito" in again.content.decode()

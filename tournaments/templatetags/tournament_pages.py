@@ -305,3 +305,34 @@ def bracket_cells(context: template.Context, column: Any, fed: int = 0) -> SafeS
             f"{match_box(context, cell.match)}</li>"
         )
     return mark_safe("".join(cells))  # the classes are fixed words, the rest escaped
+
+
+def _feedback_html(feedback: dict[str, Any]) -> SafeString:
+    lines = "".join(f"<li>{escape(line)}</li>" for line in feedback["lines"])
+    kind, role = ("ok", "status") if feedback["ok"] else ("error", "alert")
+    feedback["placed"] = True
+    return mark_safe(  # every line escaped above
+        f'<div class="form-feedback {kind}" role="{role}" tabindex="-1" data-feedback>'
+        f"<ul>{lines}</ul></div>"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def form_feedback(context: template.Context, form_id: str) -> SafeString:
+    """What the last htmx-posted form was told, placed inside that form (``form_id``): the
+    service's refusal as an alert, or what was done as a status. Without JavaScript the same
+    words arrive as messages after the redirect."""
+    feedback = context.get("feedback")
+    if not feedback or feedback.get("form") != form_id:
+        return mark_safe("")
+    return _feedback_html(feedback)
+
+
+@register.simple_tag(takes_context=True)
+def form_feedback_rest(context: template.Context) -> SafeString:
+    """The feedback no form above took: its form is gone (a registration form once
+    registered) or had no id."""
+    feedback = context.get("feedback")
+    if not feedback or feedback.get("placed"):
+        return mark_safe("")
+    return _feedback_html(feedback)
