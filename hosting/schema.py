@@ -533,6 +533,7 @@ for view, summary in (
     (t.RegistrationOpenView, "Open registration"),
     (t.CheckInOpenView, "Open check-in"),
     (t.StartView, "Start the tournament (or season)"),
+    (t.NextRoundView, "Pair and start a Swiss's next round"),
 ):
     annotate(view, post=operation(TournamentDetail, summary=summary))
 annotate(

@@ -476,6 +476,14 @@ class StartView(TournamentAPIView):
         return Response(_detail(slug))
 
 
+class NextRoundView(TournamentAPIView):
+    """A Swiss whose organiser starts each round (``"pairing": "organiser"``): pair the next."""
+
+    def post(self, request: Request, slug: str) -> Response:
+        services.swiss_round_start(tournament=_tournament(slug, request.user), by=request.user)
+        return Response(_detail(slug))
+
+
 # -- entrants ---------------------------------------------------------------------------------
 
 

@@ -247,8 +247,20 @@ def console(
         "feedback": told,
         "seeding": tournament.status
         in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN),
+        "next_round": _next_swiss_round(tournament),
     }
     return render(request, "tournaments/manage/console.html", context, status=status)
+
+
+def _next_swiss_round(tournament: Tournament) -> int | None:
+    """The number of the Swiss round its organiser may start now, if any."""
+    stage = tournament.stages.filter(status="running", format="swiss").last()
+    if stage is None or (stage.options or {}).get("pairing") != "organiser":
+        return None
+    if stage.rounds.exclude(status="finished").exists():
+        return None
+    number = stage.rounds.count() + 1
+    return number if number <= (stage.total_rounds or 0) else None
 
 
 def _dm_setup(tournament: Tournament, episode: Any) -> dict[str, Any] | None:
@@ -320,6 +332,11 @@ def start(request: HttpRequest, tournament: Tournament) -> str:
     begin = seasons.season_start if tournament.format == genius.KEY else services.stage_start
     begin(tournament=tournament, by=request.user)
     return _("The tournament has started.")
+
+
+def next_round(request: HttpRequest, tournament: Tournament) -> str:
+    round_ = services.swiss_round_start(tournament=tournament, by=request.user)
+    return _("Round %(number)s is paired.") % {"number": round_.number}
 
 
 def entrant(request: HttpRequest, tournament: Tournament) -> str:
@@ -509,6 +526,7 @@ ACTIONS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "open-check-in": open_check_in,
     "seed": seed,
     "start": start,
+    "next-round": next_round,
     "entrant": entrant,
     "result": result,
     "ledger": ledger,
@@ -541,10 +559,9 @@ def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
             return console(request, slug, told=form_feedback.feedback(request, [done], ok=True))
         messages.success(request, done)
         return redirect("tournament-manage", slug=slug)
-    if form_feedback.is_htmx(request):  # the refusal inside the form that was sent; nothing changed
-        return console(
-            request, slug, told=form_feedback.feedback(request, refused, ok=False), status=status
-        )
+    if form_feedback.is_htmx(request):  # the refusal inside the form that was sent
+        told = form_feedback.feedback(request, refused, ok=False)
+        return form_feedback.answered(console(request, slug, told=told, status=status), told)
     for line in refused:
         messages.error(request, line)
     return redirect("tournament-manage", slug=slug)

@@ -116,6 +116,11 @@ def _check_settings(fields: dict[str, Any]) -> None:
     except FormatError as error:
         raise TournamentUserError(str(error)) from None
     _check_game_settings(fields)
+    pairing = (fields.get("format_options") or {}).get("pairing", "automatic")
+    if fields.get("format") == "swiss" and pairing not in SWISS_PAIRING:
+        raise TournamentUserError(
+            _("pairing is one of: %(choices)s") % {"choices": ", ".join(SWISS_PAIRING)}
+        )
     if fields.get("format") == "genius":
         from tournaments.seasons import rules_for
 
@@ -559,6 +564,32 @@ def _close_as_bye(match: Match) -> None:
     match.save()
 
 
+# A Swiss pairs its next round by itself once a round is over (``automatic``), or when its
+# organiser starts it (``"pairing": "organiser"`` in the format options).
+SWISS_PAIRING = ("automatic", "organiser")
+
+
+def _pairs_by_hand(stage: Stage) -> bool:
+    return stage.format == "swiss" and (stage.options or {}).get("pairing") == "organiser"
+
+
+def swiss_round_start(*, tournament: Tournament, by: Any) -> Round:
+    """Pair and start a Swiss's next round, the last one being over."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        check_runs(tournament, by)
+        stage = tournament.stages.filter(status=Stage.Status.RUNNING, format="swiss").last()
+        if stage is None:
+            raise Conflict(_("only a running Swiss tournament starts rounds"))
+        if stage.rounds.exclude(status=Round.Status.FINISHED).exists():
+            raise Conflict(_("the current round is still being played"))
+        number = stage.rounds.count() + 1
+        _pair_swiss_round(stage, number)
+        audit(tournament, by, "round.started", stage=stage.number, round=number)
+        _advance(stage)
+        return stage.rounds.get(number=number)
+
+
 def _close_rounds(stage: Stage) -> bool:
     """Finish rounds whose matches are all decided; open or pair the next; finish the stage."""
     changed = False
@@ -570,9 +601,14 @@ def _close_rounds(stage: Stage) -> bool:
         changed = True
         if stage.format == "round_robin":
             stage.rounds.filter(number=round_.number + 1).update(status=Round.Status.RUNNING)
-        elif stage.format == "swiss" and round_.number < (stage.total_rounds or 0):
+        elif (
+            stage.format == "swiss"
+            and round_.number < (stage.total_rounds or 0)
+            and not _pairs_by_hand(stage)
+        ):
             _pair_swiss_round(stage, round_.number + 1)
-    if not stage.rounds.exclude(status=Round.Status.FINISHED).exists():
+    unpaired = stage.format == "swiss" and stage.rounds.count() < (stage.total_rounds or 0)
+    if not unpaired and not stage.rounds.exclude(status=Round.Status.FINISHED).exists():
         _finish_stage(stage)
     return changed
 

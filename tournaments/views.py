@@ -249,8 +249,18 @@ def my_entry(tournament: Tournament, user: Any) -> dict[str, Any]:
     )
     if match is not None:
         opponent = match.away if match.home_id == entrant.pk else match.home
-        games = list(match.match_games.order_by("number").values_list("game_id", flat=True))
-        context["next_match"] = {"code": match.code, "status": match.status, "games": games}
+        links = match.match_games.order_by("number").select_related("game")
+        played = [link.game for link in links]
+        current = played[-1] if played and match.status == Match.Status.LIVE else None
+        context["next_match"] = {
+            "code": match.code,
+            "status": match.status,
+            "games": [game.pk for game in played],
+            # When it began (the game's start, else when it became ready) and the clock's
+            # next deadline, both public on the game's own page.
+            "since": (current.started if current else None) or match.updated,
+            "deadline": current.next_deadline if current else None,
+        }
         context["opponent"] = {"name": opponent.display_name if opponent else None}
     return context
 
@@ -403,7 +413,7 @@ def _acted(request: HttpRequest, slug: str, action: Any, done: str) -> HttpRespo
     except UserError as error:
         if form_feedback.is_htmx(request):  # shown inside the form that was sent
             told = form_feedback.feedback(request, [error.message], ok=False)
-            return _detail(request, tournament, told, status=error.status)
+            return form_feedback.answered(_detail(request, tournament, told, error.status), told)
         messages.error(request, error.message)
     else:
         if form_feedback.is_htmx(request):

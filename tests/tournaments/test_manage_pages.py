@@ -7,7 +7,7 @@ from hosting.roles import STAFF_ADMIN
 from tests.games.hosting_helpers import register_tiny
 from tests.tournaments.builders import open_tournament, started, user
 from tests.tournaments.test_genius_season import RULES
-from tournaments import seasons
+from tournaments import seasons, services
 from tournaments.models import AuditEntry, Entrant, Episode, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -282,3 +282,38 @@ def test_a_form_gone_after_success_has_its_feedback_below_the_forms():
     ).content.decode()
     assert 'id="start-form"' not in done
     assert "The tournament has started." in done[done.index('id="console"') :]
+
+
+def test_a_swiss_whose_organiser_starts_each_round():
+    tournament, _cast = open_tournament(
+        "swiss", 4, format_options={"rounds": 2, "pairing": "organiser"}
+    )
+    client = Client()
+    client.force_login(tournament.organiser)
+    act(client, tournament, "start")
+    stage = tournament.stages.get()
+    assert "Pair and start round" not in console(client, tournament)  # round 1 is on
+    refused = client.post(
+        f"/api/tournaments/{tournament.slug}/next-round", content_type="application/json"
+    )
+    assert refused.status_code == 409 and "still being played" in refused.json()["detail"]
+    for match in stage.matches.filter(round__number=1):
+        services.match_report_result(match=match, by=tournament.organiser, winner=match.home)
+    stage.refresh_from_db()
+    assert stage.rounds.count() == 1 and stage.status == "running"  # waits for the organiser
+    html = act(client, tournament, "next-round")
+    assert "Round 2 is paired." in html
+    assert stage.matches.filter(round__number=2).count() == 2
+    assert "Pair and start round" not in console(client, tournament)
+    for match in stage.matches.filter(round__number=2):
+        services.match_report_result(match=match, by=tournament.organiser, winner=match.home)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    assert AuditEntry.objects.filter(
+        tournament=tournament, action="tournaments.round.started"
+    ).exists()
+
+
+def test_a_swiss_pairing_setting_is_checked():
+    with pytest.raises(services.TournamentUserError, match="pairing is one of"):
+        open_tournament("swiss", 4, format_options={"pairing": "sometimes"})

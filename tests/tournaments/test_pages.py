@@ -286,6 +286,17 @@ def test_my_next_match_names_the_opponent(client):
     client.force_login(players[0].user)
     html = page(client, f"/tournaments/{tournament.slug}/")
     assert "Your next match: W1.1 against p4." in html
+    assert "Ready since" in html
+
+
+def test_my_live_match_links_its_game_and_counts_down_its_clock(client):
+    tournament, stage, players = started("single_elimination", 4, online=True)
+    game = stage.matches.get(code="W1.1").match_games.get().game
+    client.force_login(players[0].user)
+    html = page(client, f"/tournaments/{tournament.slug}/")
+    assert f'href="/games/{game.pk}/"' in html and "Being played since" in html
+    if game.next_deadline:
+        assert "next deadline in" in html and "data-countdown" in html
 
 
 # -- cost -------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -323,9 +323,12 @@ def form_feedback(context: template.Context, form_id: str) -> SafeString:
     service's refusal as an alert, or what was done as a status. Without JavaScript the same
     words arrive as messages after the redirect."""
     feedback = context.get("feedback")
-    if not feedback or feedback.get("form") != form_id:
-        return mark_safe("")
-    return _feedback_html(feedback)
+    inner = ""
+    if feedback and feedback.get("form") == form_id:
+        feedback["in_form"] = True
+        inner = _feedback_html(feedback)
+    # An empty slot too: where htmx puts a refusal, the rest of the form left as typed.
+    return format_html('<div class="feedback-slot" id="{}-feedback">{}</div>', form_id, inner)
 
 
 @register.simple_tag(takes_context=True)
