@@ -25,6 +25,14 @@ def catalogues() -> None:
     compile_catalogues()
 
 
+def check(page, name: str, screenshot) -> None:
+    """No serious accessibility problem, nothing sideways at 360 px, and the screenshots."""
+    assert serious_violations(page) == [], name
+    page.set_viewport_size(PHONE)
+    assert no_horizontal_scroll(page), sticking_out(page)
+    screenshot(page, name)
+
+
 def test_refusals_inline_in_russian_and_portuguese_and_plain_posts_without_javascript(
     live_url, new_context, sign_in, screenshot, catalogues
 ):
@@ -48,10 +56,13 @@ def test_refusals_inline_in_russian_and_portuguese_and_plain_posts_without_javas
     console.get_by_role("button", name="Сохранить настройки DM").click()
     console.locator("[data-feedback]", has_text="Настройки Death Match сохранены.").wait_for()
     assert tournament.episodes.get(number=1).dm_time_control == {"reserve": 200.0}
-    assert serious_violations(console) == []
-    console.set_viewport_size(PHONE)
-    assert no_horizontal_scroll(console), sticking_out(console)
-    screenshot(console, "tournament-manage-ru")
+    check(console, "tournament-manage-ru", screenshot)
+    # The settings and creation forms, in Russian too, with the tie-break chain as a list.
+    console.goto(f"{url}manage/edit")
+    assert console.locator("ol.chain li").count() == len(tournament.tiebreaks)
+    check(console, "tournament-edit-ru", screenshot)
+    console.goto(f"{live_url}/tournaments/new/")
+    check(console, "tournament-new-ru", screenshot)
 
     # A player, in Portuguese: an empty sealed answer is refused by the service, inline.
     episode = tournament.episodes.get(number=1)
@@ -67,10 +78,10 @@ def test_refusals_inline_in_russian_and_portuguese_and_plain_posts_without_javas
     player.locator("#sealed-text").fill("   ")
     player.locator("#sealed-form button[type=submit]").click()
     player.locator("#sealed-form [role=alert]", has_text="não é possível enviar").wait_for()
-    assert serious_violations(player) == []
-    player.set_viewport_size(PHONE)
-    assert no_horizontal_scroll(player), sticking_out(player)
-    screenshot(player, "tournament-player-refused-pt")
+    check(player, "tournament-player-refused-pt", screenshot)
+    player.goto(f"{live_url}/tournaments/mine/")
+    assert player.get_by_role("link", name=tournament.name).count() >= 1
+    check(player, "tournament-mine-pt", screenshot)
 
     # Without JavaScript the same form posts, redirects and shows the message.
     plain = new_context(locale="pt-BR", java_script_enabled=False).new_page()
