@@ -197,6 +197,11 @@ def sealed_submit(*, episode: Episode, entrant: Entrant, by: Any, text: str) -> 
             raise Conflict(_("the deadline has passed; submissions can no longer change"))
         if not text.strip():
             raise TournamentUserError(_("an empty answer cannot be submitted"))
+        if (
+            not rules_for(tournament).sealed_edits
+            and episode.submissions.filter(entrant=entrant).exists()
+        ):
+            raise Conflict(_("this season keeps each player's first answer; it cannot change"))
         submission, _created = SealedSubmission.objects.update_or_create(
             episode=episode, entrant=entrant, defaults={"text": text, "submitted_at": now}
         )

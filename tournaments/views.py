@@ -300,7 +300,9 @@ def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]
         and episode.status == Episode.Status.MAIN_MATCH
         and episode.mm_deadline is not None
         and episode.mm_deadline > timezone.now()
+        and (submission is None or seasons.rules_for(tournament).sealed_edits)
     )
+    context["sealed_edits"] = seasons.rules_for(tournament).sealed_edits
     if episode.status == Episode.Status.CANDIDATES and entrant.pk in episode.winners:
         context["candidates"] = [(pk, names[pk]) for pk in episode.losers]
     if episode.status == Episode.Status.TOKENS and episode.tokens_to_give.get(str(entrant.pk)):
