@@ -453,7 +453,14 @@ def sealed_reveal(request: HttpRequest, tournament: Tournament) -> str:
 def main_match(request: HttpRequest, tournament: Tournament) -> str:
     episode = _current_episode(tournament)
     if request.POST.get("engine"):
-        seasons.main_match_game(episode=episode, by=request.user, engine=request.POST["engine"])
+        data = api._valid(api.MainMatchInput, _game_settings(request.POST))
+        seasons.main_match_game(
+            episode=episode,
+            by=request.user,
+            engine=data["engine"],
+            config=data["config"],
+            time_control=data["time_control"],
+        )
         return _("The main match is being played.")
     winners = _ids(request.POST, "winners")
     losers = [e.pk for e in seasons_players(tournament) if e.pk not in winners]
@@ -483,9 +490,9 @@ def token(request: HttpRequest, tournament: Tournament) -> str:
     return _("The Token of Life is given.")
 
 
-def death_match(request: HttpRequest, tournament: Tournament) -> str:
-    """This episode's Death Match: engine, its config, the time control, the DMO deadline."""
-    post = request.POST
+def _game_settings(post: Any) -> dict[str, Any]:
+    """A hosted game's form (an MM or DM): the engine, its config (JSON) and the time
+    control (allowances per phase as JSON, reserve and increment in seconds)."""
     body: dict[str, Any] = {"engine": post.get("engine", "").strip()}
     parsed = {}
     for key in ("config", "allowances"):
@@ -504,6 +511,13 @@ def death_match(request: HttpRequest, tournament: Tournament) -> str:
             except ValueError:
                 raise ValidationError({key: [_("A number of seconds.")]}) from None
     body["time_control"] = time_control
+    return body
+
+
+def death_match(request: HttpRequest, tournament: Tournament) -> str:
+    """This episode's Death Match: engine, its config, the time control, the DMO deadline."""
+    post = request.POST
+    body = _game_settings(post)
     if post.get("dmo_deadline", "").strip():
         body["dmo_deadline"] = post["dmo_deadline"].strip()
     data = api._valid(api.DeathMatchSetupInput, body)

@@ -317,3 +317,20 @@ def test_a_swiss_whose_organiser_starts_each_round():
 def test_a_swiss_pairing_setting_is_checked():
     with pytest.raises(services.TournamentUserError, match="pairing is one of"):
         open_tournament("swiss", 4, format_options={"pairing": "sometimes"})
+
+
+def test_the_host_plays_the_main_match_as_a_game_on_its_own_clocks():
+    tournament, _cast = open_tournament("genius", 6, format_options=RULES)
+    client = Client()
+    client.force_login(tournament.organiser)
+    act(client, tournament, "start")
+    form = {"engine": "color_clash", "config": "{}", "allowances": '{"turn": 31}', "reserve": ""}
+    assert "turn" in act(client, tournament, "main-match", form)  # the game's own refusal
+    episode = Episode.objects.get(tournament=tournament, number=1)
+    assert episode.mm_game is None
+    form["allowances"], form["reserve"] = '{"turn": 60}', "10"
+    assert "The main match is being played." in act(client, tournament, "main-match", form)
+    episode.refresh_from_db()
+    assert episode.mm_game.engine == "color_clash"
+    assert episode.mm_game.time_control["allowances"] == {"turn": 60}
+    assert episode.mm_game.time_control["reserve"] == 10
