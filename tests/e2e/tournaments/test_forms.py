@@ -57,6 +57,11 @@ def test_refusals_inline_in_russian_and_portuguese_and_plain_posts_without_javas
     console.locator("[data-feedback]", has_text="Настройки Death Match сохранены.").wait_for()
     assert tournament.episodes.get(number=1).dm_time_control == {"reserve": 200.0}
     check(console, "tournament-manage-ru", screenshot)
+    # The session ends: the next form's answer is the login page, shown as a page.
+    console.context.clear_cookies()
+    console.get_by_role("button", name="Сохранить настройки DM").click()
+    console.wait_for_url("**/accounts/login/**")
+    sign_in(console.context, live_url, tournament.organiser)
     # The settings and creation forms, in Russian too, with the tie-break chain as a list.
     console.goto(f"{url}manage/edit")
     assert console.locator("ol.chain li").count() == len(tournament.tiebreaks)
