@@ -245,7 +245,7 @@ def game_start(*, game_id: int) -> GameSession:
             raise Conflict(f"seat(s) {', '.join(str(n) for n in free)} are not taken yet")
         engine = engine_for(game.engine)
         count = len(seats)
-        client_seeds = [s.client_seed for s in seats]  # in seat order: the lock reads them so
+        client_seeds = [s.client_seed for s in seats]  # the lock reads seats by number
         game.effective_seed = fairness.effective_seed(bytes.fromhex(game.seed), client_seeds).hex()
         game.save(update_fields=["effective_seed"])
         game.state = engine.setup(game.config, count, StepRng(game.rng_seed, 0))
