@@ -6,7 +6,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from games import engines
+from games import engines, replays
+from games.engines.base import StepRng
 from games.engines.conformance import canonical, replay
 from games.models import GameSession
 from hosting.errors import Conflict
@@ -18,7 +19,13 @@ def verify_game(game: GameSession) -> dict[str, Any]:
     seed = bytes.fromhex(game.seed)
     engine = engines.get(game.engine)
     log = [(event.seat, event.action) for event in game.log.order_by("seq")]
-    rebuilt = replay(engine, game.config, game.seats.count(), seed, log)
+    if game.origin is None:
+        rebuilt = replay(engine, game.config, game.seats.count(), seed, log)
+    else:
+        # Continued from another game's state (a dispute's rewind): rebuilt from that one.
+        rebuilt, _ = replays.start_state(game)
+        for step, (seat, action) in enumerate(log, start=1):
+            engine.apply(rebuilt, seat, action, StepRng(seed, step))
     commitment_ok = hashlib.sha256(seed).hexdigest() == game.seed_sha256
     state_ok = canonical(rebuilt) == canonical(game.state)
     return {
@@ -29,4 +36,5 @@ def verify_game(game: GameSession) -> dict[str, Any]:
         "seed_matches_commitment": commitment_ok,
         "replayed_actions": len(log),
         "final_state_matches": state_ok,
+        "continued_from": game.origin,
     }

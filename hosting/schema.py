@@ -28,7 +28,7 @@ from games import api as games_api
 from hosting import api as ping
 from hosting import token_api
 from tournaments import api as tournaments_api
-from tournaments import export_api, exports
+from tournaments import audit_views, export_api, exports
 
 # -- the error shape ----------------------------------------------------------------------------
 
@@ -219,6 +219,9 @@ class Verification(serializers.Serializer):
     seed_matches_commitment = serializers.BooleanField()
     replayed_actions = serializers.IntegerField()
     final_state_matches = serializers.BooleanField()
+    continued_from = serializers.DictField(
+        allow_null=True, help_text='a game continued from another: {"game": id, "seq": n}'
+    )
 
 
 class EntrantOut(serializers.Serializer):
@@ -354,6 +357,23 @@ class AuditRow(serializers.Serializer):
 
 class AuditPage(TournamentPage):
     results = AuditRow(many=True)
+
+
+class AuditLogRow(serializers.Serializer):
+    id = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    tournament = serializers.CharField(allow_null=True, help_text="its slug; null: the service")
+    actor = serializers.CharField(allow_null=True, help_text="username; null: the system")
+    action = serializers.CharField(help_text="dotted by its owner: disputes.ruled, ...")
+    target = serializers.CharField(help_text="what it concerns: match:W1.1, dispute:4, ...")
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+    data = _object("data")
+    reason = serializers.CharField()
+
+
+class AuditLogPage(TournamentPage):
+    results = AuditLogRow(many=True)
 
 
 class Submission(serializers.Serializer):
@@ -562,6 +582,23 @@ annotate(
     t.AuditView,
     get=operation(
         AuditPage, summary="The audit trail (organisers)", parameters=[PAGE], errors=READ_ERRORS
+    ),
+)
+annotate(
+    audit_views.AuditLogView,
+    get=operation(
+        AuditLogPage,
+        summary="The service's audit log (organisers: their tournaments; staff admins: all)",
+        parameters=[
+            PAGE,
+            OpenApiParameter("tournament", str, description="a tournament's slug"),
+            OpenApiParameter("action", str, description="actions starting with this"),
+            OpenApiParameter("actor", str, description="the actor's username"),
+            OpenApiParameter("target", str, description="e.g. match:W1.1 or dispute:4"),
+            OpenApiParameter("since", str, description="ISO 8601 date and time"),
+            OpenApiParameter("until", str, description="ISO 8601 date and time"),
+        ],
+        errors=(400, *READ_ERRORS),
     ),
 )
 annotate(

@@ -152,9 +152,16 @@ class MatchGameAdmin(ReadOnly):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnly):
-    list_display = ("at", "tournament", "action", "actor", "reason")
+    """Append-only: no add, change or delete here (``ReadOnly``), nor any bulk delete action;
+    the model and a PostgreSQL trigger refuse too."""
+
+    list_display = ("at", "tournament", "action", "target", "actor", "reason")
     list_filter = ("action",)
-    search_fields = ("action", "reason")
+    search_fields = ("action", "target", "reason")
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        return {}
+
     readonly_fields = _all_fields(AuditEntry)
 
 
