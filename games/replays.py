@@ -7,6 +7,7 @@ from the same pure clock arithmetic the server ran, at the times the log recorde
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games import clocks, engines
@@ -15,9 +16,12 @@ from games.models import GameSession
 from hosting.errors import Conflict
 
 
-def steps(game: GameSession) -> dict[str, Any]:
-    """``{"seats": [...], "steps": [...]}``; step 0 is the deal, step n the n-th action."""
-    if not game.is_over:
+def steps(game: GameSession, *, full: bool = False) -> dict[str, Any]:
+    """``{"seats": [...], "steps": [...]}``; step 0 is the deal, step n the n-th action.
+
+    ``full`` (a staff admin's dispute page, never a public page) adds each step's whole
+    state and works while the game still runs."""
+    if not game.is_over and not full:
         raise Conflict("the replay opens once the game has ended")
     engine = engines.get(game.engine)
     seed = bytes.fromhex(game.seed)
@@ -31,11 +35,15 @@ def steps(game: GameSession) -> dict[str, Any]:
     }
     _settle(engine, control, state, seat_clocks, started)
     frames = [_frame(engine, state, numbers, seat_clocks, None, None, started)]
+    if full:
+        frames[0]["state"] = json.loads(json.dumps(state))
     for event in game.log.order_by("seq"):
         moment = event.at.timestamp()
         engine.apply(state, event.seat, event.action, StepRng(seed, event.seq))
         _settle(engine, control, state, seat_clocks, moment)
         frames.append(_frame(engine, state, numbers, seat_clocks, event.seat, event.action, moment))
+        if full:
+            frames[-1]["state"] = json.loads(json.dumps(state))
     return {
         "seats": [
             {"number": s.number, "name": s.label(), "kind": s.kind, "role": s.role} for s in seats

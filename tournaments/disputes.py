@@ -24,6 +24,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q, QuerySet
@@ -91,6 +92,44 @@ def get_visible(dispute_id: int, user: Any) -> Dispute:
     if dispute is None:
         raise NotFound(_("no dispute %(id)s") % {"id": dispute_id})
     return dispute
+
+
+FILTERS = ("status", "tournament", "assignee", "mine")
+
+
+def filtered(found: QuerySet[Dispute], params: Any) -> QuerySet[Dispute]:
+    """The queue's filters: ``status`` (``pending``: open or assigned), ``tournament``
+    (slug), ``assignee`` (username, or ``none``), ``mine`` (filed by the reader)."""
+    status = (params.get("status") or "").strip()
+    if status == "pending":
+        found = found.filter(status__in=[Dispute.Status.OPEN, Dispute.Status.ASSIGNED])
+    elif status:
+        if status not in Dispute.Status.values:
+            raise DisputeError(
+                _("status is one of: %(statuses)s")
+                % {"statuses": ", ".join(["pending", *Dispute.Status.values])}
+            )
+        found = found.filter(status=status)
+    if slug := (params.get("tournament") or "").strip():
+        found = found.filter(tournament__slug=slug)
+    assignee = (params.get("assignee") or "").strip()
+    if assignee == "none":
+        found = found.filter(assignee__isnull=True)
+    elif assignee:
+        field = get_user_model().USERNAME_FIELD
+        found = found.filter(**{f"assignee__{field}": assignee})
+    return found
+
+
+def staff_named(username: str) -> Any:
+    """The staff admin of that username (``None`` for a blank one: the one asking)."""
+    if not username.strip():
+        return None
+    field = get_user_model().USERNAME_FIELD
+    person = get_user_model().objects.filter(**{field: username.strip()}).first()
+    if person is None or not is_staff_admin(person):
+        raise DisputeError(_("disputes are assigned to staff admins"))
+    return person
 
 
 def _check_staff(user: Any) -> None:

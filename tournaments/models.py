@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.tiebreaks import DEFAULT_REGULATIONS, REGULATIONS
 
@@ -409,20 +410,20 @@ class Dispute(models.Model):
     (``disputes.*``, target ``dispute:<id>``)."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        ASSIGNED = "assigned", "Assigned"
-        RULED = "ruled", "Ruled"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        OPEN = "open", _("Open")
+        ASSIGNED = "assigned", _("Assigned")
+        RULED = "ruled", _("Ruled")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     class Ruling(models.TextChoices):
-        DISMISS = "dismiss", "Dismissed"
-        UPHOLD = "uphold", "Result upheld"
-        OVERTURN = "overturn", "Result overturned"
-        REPLAY = "replay", "Replay ordered"
-        REWIND = "rewind", "Rewound and continued"
-        ADJUST = "adjust", "Scores adjusted"
-        FORFEIT = "forfeit", "Forfeit awarded"
-        DISQUALIFY = "disqualify", "Entrant disqualified"
+        DISMISS = "dismiss", _("Dismissed")
+        UPHOLD = "uphold", _("Result upheld")
+        OVERTURN = "overturn", _("Result overturned")
+        REPLAY = "replay", _("Replay ordered")
+        REWIND = "rewind", _("Rewound and continued")
+        ADJUST = "adjust", _("Scores adjusted")
+        FORFEIT = "forfeit", _("Forfeit awarded")
+        DISQUALIFY = "disqualify", _("Entrant disqualified")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="disputes")
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="disputes")

@@ -1,0 +1,43 @@
+"""Disputes where the parties meet them: on the game's page (file one, see its state) and on
+the tournament's page (the decisions on their matches). Each tag shows a reader only the
+disputes ``tournaments.disputes.visible_to`` gives them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from tournaments import disputes
+from tournaments.models import MatchGame, Tournament
+
+register = template.Library()
+
+
+@register.inclusion_tag("disputes/_game_notice.html", takes_context=True)
+def game_disputes(context: dict[str, Any], game: Any) -> dict[str, Any]:
+    user = context["request"].user
+    link = MatchGame.objects.select_related(
+        "match__stage__tournament", "match__home", "match__away"
+    )
+    link = link.filter(game_id=game.pk).first()
+    if link is None or not user.is_authenticated:
+        return {"show": False}
+    match = link.match
+    tournament = match.stage.tournament
+    may_file = disputes.party_of(match, user) is not None or user.pk == tournament.organiser_id
+    found = disputes.visible_to(user).filter(match=match).order_by("-filed_at")
+    return {
+        "show": may_file or found.exists(),
+        "may_file": may_file,
+        "tournament": tournament,
+        "match": match,
+        "disputes": list(found[:5]),
+    }
+
+
+@register.inclusion_tag("disputes/_tournament_notice.html", takes_context=True)
+def tournament_disputes(context: dict[str, Any], tournament: Tournament) -> dict[str, Any]:
+    user = context["request"].user
+    found = disputes.visible_to(user).filter(tournament=tournament).order_by("-filed_at")
+    return {"disputes": list(found[:20]), "tournament": tournament}
