@@ -3,6 +3,8 @@ every entry, organisers their tournaments' ones, both with the same filters."""
 
 from __future__ import annotations
 
+import json
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -32,6 +34,9 @@ def audit_page(request: HttpRequest) -> HttpResponse:
     except UserError as error:
         problem = error.message
     page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
+    for entry in page.object_list:  # shown as the API answers them: JSON
+        entry.before_text = "" if entry.before is None else json.dumps(entry.before)
+        entry.after_text = "" if entry.after is None else json.dumps(entry.after)
     query = request.GET.copy()
     query.pop("page", None)
     return render(

@@ -159,6 +159,8 @@ def _staff_context(request: HttpRequest, dispute: Dispute) -> dict[str, Any]:
         "step": step,
         "last_step": count - 1,
         "frame": frame,
+        "frame_action": json.dumps(frame["action"]) if frame and frame["action"] else "",
+        "frame_seat": names.get(str(frame["seat"]), "") if frame else "",
         "frame_state": json.dumps(frame["state"], indent=1, sort_keys=True) if frame else "",
         "frame_views": [
             (names.get(seat, seat), json.dumps(view, indent=1, sort_keys=True))
