@@ -72,15 +72,16 @@ def can_see(dispute: Dispute, user: Any) -> bool:
     return runs(dispute.tournament, user) or party_of(dispute.match, user) is not None
 
 
-def visible_to(user: Any) -> QuerySet[Dispute]:
+def visible_to(user: Any, *, staff: bool | None = None) -> QuerySet[Dispute]:
     """The disputes ``user`` may read: every one for staff admins, their tournaments' for
-    organisers, those on their own matches for players."""
+    organisers, those on their own matches for players. ``staff``: whether the user is a
+    staff admin, when the caller already knows."""
     disputes = Dispute.objects.select_related(
         "tournament", "match", "filed_by", "assignee", "match__home", "match__away"
     )
     if not getattr(user, "is_authenticated", False):
         return disputes.none()
-    if is_staff_admin(user):
+    if is_staff_admin(user) if staff is None else staff:
         return disputes
     mine = Q(match__home__user=user) | Q(match__away__user=user)
     mine |= Q(match__home__partner=user) | Q(match__away__partner=user)

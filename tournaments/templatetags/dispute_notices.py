@@ -38,6 +38,12 @@ def game_disputes(context: dict[str, Any], game: Any) -> dict[str, Any]:
 
 @register.inclusion_tag("disputes/_tournament_notice.html", takes_context=True)
 def tournament_disputes(context: dict[str, Any], tournament: Tournament) -> dict[str, Any]:
+    """One query, and none for a reader who neither plays in nor runs the tournament (the
+    page already knows both: ``me`` and ``runs``)."""
     user = context["request"].user
-    found = disputes.visible_to(user).filter(tournament=tournament).order_by("-filed_at")
+    if not (context.get("runs") or (context.get("me") or {}).get("entrant")):
+        return {"disputes": [], "tournament": tournament}
+    staff = context.get("is_staff_admin")
+    found = disputes.visible_to(user, staff=staff).filter(tournament=tournament)
+    found = found.order_by("-filed_at")
     return {"disputes": list(found[:20]), "tournament": tournament}
