@@ -74,6 +74,9 @@ def _shared(game: GameSession, seats: list[Seat], moment: float) -> dict[str, An
         at = game.paused_at if game.paused_at is not None else moment
         payload |= clocks.public(game.control(engine), game.clocks, game.windows, at)
         payload["paused"] = game.paused_at is not None
+        if game.paused_at is not None:  # frozen where they stood: nothing ticks on a board
+            for clock in payload["clocks"].values():
+                clock["running"] = False
     if game.is_over:
         payload["outcome"] = game.outcome
         payload["seed"] = game.seed

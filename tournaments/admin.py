@@ -15,6 +15,8 @@ from hosting.safe_admin import ReadOnly, ReadOnlyInline, through_service
 from tournaments import seasons, services
 from tournaments.models import (
     AuditEntry,
+    Dispute,
+    DisputeComment,
     Entrant,
     Episode,
     LedgerEntry,
@@ -163,6 +165,23 @@ class AuditEntryAdmin(ReadOnly):
         return {}
 
     readonly_fields = _all_fields(AuditEntry)
+
+
+class DisputeCommentInline(ReadOnlyInline):
+    model = DisputeComment
+    fields = ("author", "role", "text", "at")
+    readonly_fields = fields
+
+
+@admin.register(Dispute)
+class DisputeAdmin(ReadOnly):
+    """To read only: disputes are filed, taken and ruled on their own pages
+    (``/admin/disputes/``), which call the services that audit each step."""
+
+    list_display = ("pk", "tournament", "match", "filed_by", "status", "assignee", "ruling")
+    list_filter = ("status", "ruling")
+    readonly_fields = _all_fields(Dispute)
+    inlines = [DisputeCommentInline]
 
 
 @admin.register(Episode)

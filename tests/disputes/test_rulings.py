@@ -290,3 +290,36 @@ def test_a_rewind_continues_from_exactly_the_replayed_state_at_the_event(
     checked = verification.verify_game(GameSession.objects.get(pk=new.pk))
     assert checked["verified"] and checked["continued_from"] == {"game": old.pk, "seq": 2}
     assert Match.objects.get(pk=match.pk).status == "finished"
+
+
+def test_the_parties_are_told_by_e_mail_and_the_webhooks_once_committed(
+    mailoutbox, django_capture_on_commit_callbacks
+):
+    from tournaments.events import tournament_event
+
+    _, stage, _ = started("single_elimination", 4)
+    report_top_seed_wins(stage, "W1.1")
+    match = stage.matches.get(code="W1.1")
+    for entrant in (match.home, match.away):
+        entrant.user.email = f"{entrant.user.username}@example.org"
+        entrant.user.save()
+    told = []
+
+    def hear(sender, tournament_id, event, data, **kwargs):
+        told.append((event, data["dispute"]))
+
+    tournament_event.connect(hear)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            dispute = disputes.dispute_file(match=match, by=match.loser.user, reason="wrong")
+        with django_capture_on_commit_callbacks(execute=True):
+            disputes.dispute_rule(
+                dispute=dispute, by=staff_admin(), ruling="uphold", reason="checked twice"
+            )
+    finally:
+        tournament_event.disconnect(hear)
+    assert told == [("dispute.filed", dispute.pk), ("dispute.ruled", dispute.pk)]
+    ruled = mailoutbox[-1]
+    assert sorted(ruled.to) == ["p1@example.org", "p4@example.org"]
+    assert "W1.1" in ruled.subject and "checked twice" in ruled.body
+    assert f"/disputes/{dispute.pk}/" in ruled.body
