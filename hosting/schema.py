@@ -350,6 +350,9 @@ class Standings(serializers.Serializer):
 class AuditRow(serializers.Serializer):
     action = serializers.CharField()
     actor = serializers.CharField(allow_null=True)
+    target = serializers.CharField(help_text="what it concerns: match:W1.1, dispute:4, ...")
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
     data = _object("data")
     reason = serializers.CharField()
     at = serializers.DateTimeField()

@@ -184,6 +184,13 @@ class DisputeAdmin(ReadOnly):
     inlines = [DisputeCommentInline]
 
 
+@admin.register(DisputeComment)
+class DisputeCommentAdmin(ReadOnly):
+    list_display = ("dispute", "author", "role", "at")
+    list_filter = ("role",)
+    readonly_fields = _all_fields(DisputeComment)
+
+
 @admin.register(Episode)
 class EpisodeAdmin(ReadOnly):
     list_display = ("tournament", "number", "kind", "status")

@@ -199,6 +199,11 @@ def test_the_audit_api(scene):
     assert rival["count"] == 0
 
 
+def test_a_tournaments_own_audit_trail(scene):
+    seen = run(scene, api("get", f"/api/tournaments/{scene['tournament'].slug}/audit"))
+    expect(seen, {"organiser": 200, "staff": 200}, {"anonymous": DENIED}, 403)
+
+
 def test_the_pages(scene):
     dispute = scene["dispute"]
     login = 302  # anonymous readers are sent to log in

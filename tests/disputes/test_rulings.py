@@ -1,6 +1,7 @@
 """Disputes end to end on the services: filing, its window, withdrawing, pausing the clocks,
 and every ruling, each applied atomically with its reason and audited."""
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -323,3 +324,28 @@ def test_the_parties_are_told_by_e_mail_and_the_webhooks_once_committed(
     assert sorted(ruled.to) == ["p1@example.org", "p4@example.org"]
     assert "W1.1" in ruled.subject and "checked twice" in ruled.body
     assert f"/disputes/{dispute.pk}/" in ruled.body
+
+
+def test_a_drafting_trios_rewind_keeps_every_hand_and_view_and_redraws_the_decks(clock):
+    from games import engines
+
+    engine = engines.get("drafting_trios")
+    _, match, game, players = online_match(clock, game="drafting_trios")
+    rng = random.Random(3)
+    while GameSession.objects.get(pk=game.pk).version < 3:
+        state = GameSession.objects.get(pk=game.pk).state
+        seat = next(s for s in (0, 1) if engine.legal_actions(state, s))
+        game_services.act(
+            game_id=game.pk, seat=seat, action=rng.choice(engine.legal_actions(state, seat))
+        )
+    dispute = disputes.dispute_file(match=match, by=players[0].user, reason="misclick")
+    disputes.dispute_rule(dispute=dispute, by=staff_admin(), ruling="rewind", reason="redo", seq=2)
+    new = Match.objects.get(pk=match.pk).match_games.get().game
+    rebuilt, _ = replays.state_at(GameSession.objects.get(pk=game.pk), 2)
+    assert {k: v for k, v in new.state.items() if k != "decks"} == {
+        k: v for k, v in rebuilt.items() if k != "decks"
+    }
+    assert [sorted(d) for d in new.state["decks"]] == [sorted(d) for d in rebuilt["decks"]]
+    assert new.state["decks"] != rebuilt["decks"]  # what nobody had seen comes from the new seed
+    for seat in (None, 0, 1):
+        assert engine.view(new.state, seat) == engine.view(rebuilt, seat)

@@ -17,18 +17,20 @@ register = template.Library()
 @register.inclusion_tag("disputes/_game_notice.html", takes_context=True)
 def game_disputes(context: dict[str, Any], game: Any) -> dict[str, Any]:
     user = context["request"].user
+    paused = {"show": True, "paused": True} if game.is_paused else {"show": False}
     link = MatchGame.objects.select_related(
         "match__stage__tournament", "match__home", "match__away"
     )
     link = link.filter(game_id=game.pk).first()
     if link is None or not user.is_authenticated:
-        return {"show": False}
+        return paused
     match = link.match
     tournament = match.stage.tournament
     may_file = disputes.party_of(match, user) is not None or user.pk == tournament.organiser_id
     found = disputes.visible_to(user).filter(match=match).order_by("-filed_at")
     return {
-        "show": may_file or found.exists(),
+        "show": may_file or found.exists() or game.is_paused,
+        "paused": game.is_paused,
         "may_file": may_file,
         "tournament": tournament,
         "match": match,
