@@ -23,6 +23,8 @@ def assert_sound() -> None:
 
 
 def online_match(clock, **options):
+    """A two-player final played online; a drawn game goes to the better seed (one game)."""
+    options["ruleset"] = {"undecided": "higher_seed", **options.get("ruleset", {})}
     tournament, stage, players = started("single_elimination", 2, online=True, **options)
     match = stage.matches.get(code="W1.1")
     return tournament, match, match.match_games.get().game, players
@@ -349,3 +351,41 @@ def test_a_drafting_trios_rewind_keeps_every_hand_and_view_and_redraws_the_decks
     assert new.state["decks"] != rebuilt["decks"]  # what nobody had seen comes from the new seed
     for seat in (None, 0, 1):
         assert engine.view(new.state, seat) == engine.view(rebuilt, seat)
+
+
+def test_a_replay_of_a_decided_match_resets_the_started_match_it_fed_exactly_as_previewed(
+    clock, django_capture_on_commit_callbacks
+):
+    # A drawn High Card game goes to the better seed: one game per match, whatever the deal.
+    _, stage, _ = started(
+        "single_elimination", 4, online=True, ruleset={"undecided": "higher_seed"}
+    )
+    for code in ("W1.1", "W1.2"):
+        game = stage.matches.get(code=code).match_games.get().game
+        with django_capture_on_commit_callbacks(execute=True):
+            while GameSession.objects.get(pk=game.pk).status == "running":
+                clock.advance(11)
+                game_services.enforce_deadline(game_id=game.pk)
+    final = stage.matches.get(code="W2.1")
+    assert final.status == "live"
+    final_game = final.match_games.get().game
+    w11 = stage.matches.get(code="W1.1")
+    disputed = w11.match_games.get().game
+    dispute = disputes.dispute_file(match=w11, by=w11.loser.user, reason="the server lagged")
+    referee = staff_admin()
+    preview = disputes.dispute_preview(dispute=dispute, by=referee, ruling="replay")
+    assert preview.resets == ("W2.1",)
+    disputes.dispute_rule(
+        dispute=dispute, by=referee, ruling="replay", reason="lag confirmed", resets=["W2.1"]
+    )
+    w11.refresh_from_db()
+    assert (
+        w11.status == "live" and w11.winner is None and (w11.home_score, w11.away_score) == (0, 0)
+    )
+    replayed = w11.match_games.get().game
+    assert replayed.pk != disputed.pk and replayed.status == "running"
+    assert disputed.pk in w11.extra["voided_games"]
+    final.refresh_from_db()
+    assert final.status == "pending" and final.home is None
+    assert GameSession.objects.get(pk=final_game.pk).status == "aborted"
+    assert_sound()
