@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
@@ -86,7 +87,8 @@ def _moment(name: str, text: str) -> datetime:
         moment = None
     if moment is None:
         raise UserError(_("%(name)s is a date and time like 2026-12-01T18:00:00Z") % {"name": name})
-    return moment
+    # Without an offset it is read in the service's time zone.
+    return timezone.make_aware(moment) if timezone.is_naive(moment) else moment
 
 
 def for_dispute(dispute_id: int) -> QuerySet[AuditEntry]:

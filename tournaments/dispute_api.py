@@ -180,8 +180,10 @@ class ResumeView(DisputeAPIView):
 
 class RulingView(DisputeAPIView):
     def post(self, request: Request, dispute_id: int) -> Response:
-        data = _valid(RulingInput, request.data)
         dispute = _dispute(dispute_id, request.user)
+        if not is_staff_admin(request.user):  # before reading the body: one answer, a 403
+            raise Forbidden(_("only staff admins do that"))
+        data = _valid(RulingInput, request.data)
         winner = _entrant(dispute.tournament, data["winner"]) if data.get("winner") else None
         if data["dry_run"]:
             preview = disputes.dispute_preview(
