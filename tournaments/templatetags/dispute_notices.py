@@ -18,23 +18,27 @@ register = template.Library()
 def game_disputes(context: dict[str, Any], game: Any) -> dict[str, Any]:
     user = context["request"].user
     paused = {"show": True, "paused": True} if game.is_paused else {"show": False}
+    if not user.is_authenticated:  # spectators file nothing: no query for them
+        return paused
     link = MatchGame.objects.select_related(
         "match__stage__tournament", "match__home", "match__away"
     )
     link = link.filter(game_id=game.pk).first()
-    if link is None or not user.is_authenticated:
+    if link is None:
         return paused
     match = link.match
     tournament = match.stage.tournament
     may_file = disputes.party_of(match, user) is not None or user.pk == tournament.organiser_id
-    found = disputes.visible_to(user).filter(match=match).order_by("-filed_at")
+    staff = context.get("is_staff_admin")
+    found = disputes.visible_to(user, staff=staff).filter(match=match).order_by("-filed_at")
+    rows = list(found[:5])
     return {
-        "show": may_file or found.exists() or game.is_paused,
+        "show": may_file or bool(rows) or game.is_paused,
         "paused": game.is_paused,
         "may_file": may_file,
         "tournament": tournament,
         "match": match,
-        "disputes": list(found[:5]),
+        "disputes": rows,
     }
 
 
