@@ -36,6 +36,10 @@ class GameSession(models.Model):
     next_deadline = models.DateTimeField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     grace_seconds = models.PositiveIntegerField(default=90)
+    # Epoch seconds (as the clocks keep time) since when a dispute holds the clocks; None: not.
+    paused_at = models.FloatField(null=True, blank=True)
+    # A game continued from another's state (a dispute's rewind): {"game": id, "seq": n}.
+    origin = models.JSONField(null=True, blank=True)
     # With the game's id and SECRET_KEY it makes the invite (games.invites); not the invite.
     invite_nonce = models.CharField(max_length=32, blank=True, editable=False)
     created_by = models.ForeignKey(
@@ -71,6 +75,10 @@ class GameSession(models.Model):
     @property
     def is_running(self) -> bool:
         return self.status == self.Status.RUNNING
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
 
     @property
     def is_over(self) -> bool:

@@ -70,8 +70,14 @@ def _shared(game: GameSession, seats: list[Seat], moment: float) -> dict[str, An
         "time_control": game.time_control,
     }
     if game.state is not None:
-        # As the conformance harness checks them: the same whatever cards are hidden.
-        payload |= clocks.public(game.control(engine), game.clocks, game.windows, moment)
+        # As the conformance harness checks them: the same whatever cards are hidden. A paused
+        # game's clocks show what they had left when it paused.
+        at = game.paused_at if game.paused_at is not None else moment
+        payload |= clocks.public(game.control(engine), game.clocks, game.windows, at)
+        payload["paused"] = game.paused_at is not None
+        if game.paused_at is not None:  # frozen where they stood: nothing ticks on a board
+            for clock in payload["clocks"].values():
+                clock["running"] = False
     if game.is_over:
         payload["outcome"] = game.outcome
         payload["seed"] = game.seed

@@ -29,7 +29,7 @@ from games import fairness
 from hosting import api as ping
 from hosting import token_api
 from tournaments import api as tournaments_api
-from tournaments import export_api, exports
+from tournaments import audit_views, dispute_api, export_api, exports
 
 # -- the error shape ----------------------------------------------------------------------------
 
@@ -246,6 +246,9 @@ class Verification(serializers.Serializer):
     effective_seed_matches = serializers.BooleanField(help_text="the one the game dealt from")
     replayed_actions = serializers.IntegerField()
     final_state_matches = serializers.BooleanField()
+    continued_from = serializers.DictField(
+        allow_null=True, help_text='a game continued from another: {"game": id, "seq": n}'
+    )
 
 
 class EntrantOut(serializers.Serializer):
@@ -383,6 +386,9 @@ class Standings(serializers.Serializer):
 class AuditRow(serializers.Serializer):
     action = serializers.CharField()
     actor = serializers.CharField(allow_null=True)
+    target = serializers.CharField(help_text="what it concerns: match:W1.1, dispute:4, ...")
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
     data = _object("data")
     reason = serializers.CharField()
     at = serializers.DateTimeField()
@@ -390,6 +396,81 @@ class AuditRow(serializers.Serializer):
 
 class AuditPage(TournamentPage):
     results = AuditRow(many=True)
+
+
+class AuditLogRow(serializers.Serializer):
+    id = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    tournament = serializers.CharField(allow_null=True, help_text="its slug; null: the service")
+    actor = serializers.CharField(allow_null=True, help_text="username; null: the system")
+    action = serializers.CharField(help_text="dotted by its owner: disputes.ruled, ...")
+    target = serializers.CharField(help_text="what it concerns: match:W1.1, dispute:4, ...")
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+    data = _object("data")
+    reason = serializers.CharField()
+
+
+class AuditLogPage(TournamentPage):
+    results = AuditLogRow(many=True)
+
+
+class DisputeComment(serializers.Serializer):
+    author = serializers.CharField()
+    role = serializers.CharField(help_text="party, organiser or staff")
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class DisputeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = serializers.CharField(help_text="the tournament's slug")
+    match = serializers.CharField(help_text="the match's code")
+    home = serializers.CharField(allow_null=True)
+    away = serializers.CharField(allow_null=True)
+    game = serializers.IntegerField(allow_null=True)
+    filed_by = serializers.CharField()
+    filed_at = serializers.DateTimeField()
+    reason = serializers.CharField()
+    moves = serializers.ListField(child=serializers.IntegerField(), help_text="log seq numbers")
+    evidence = serializers.CharField()
+    status = serializers.CharField(help_text="open, assigned, ruled or withdrawn")
+    assignee = serializers.CharField(allow_null=True)
+    paused_game = serializers.BooleanField()
+    ruling = serializers.CharField(allow_null=True)
+    ruling_reason = serializers.CharField()
+    ruling_data = _object("ruling_data", "winner, resets, new_game, ... as the ruling applied")
+    ruled_by = serializers.CharField(allow_null=True)
+    ruled_at = serializers.DateTimeField(allow_null=True)
+    comments = DisputeComment(many=True)
+
+
+class DisputePage(TournamentPage):
+    results = DisputeOut(many=True)
+
+
+class DisputeResumed(DisputeOut):
+    paused_seconds = serializers.FloatField()
+
+
+class RulingDryRun(serializers.Serializer):
+    dry_run = serializers.BooleanField()
+    ruling = serializers.CharField()
+    resets = serializers.ListField(child=serializers.CharField())
+    refills = serializers.ListField(child=serializers.CharField())
+
+
+class DisputeSteps(serializers.Serializer):
+    game = serializers.IntegerField(allow_null=True)
+    engine = serializers.CharField(required=False)
+    status = serializers.CharField(required=False)
+    paused = serializers.BooleanField(required=False)
+    origin = _object("origin", "a continued game: the game and event it started from")
+    seats = serializers.ListField(child=_object("seat", "number, name, kind, role"))
+    steps = serializers.ListField(
+        child=_object("step", "number, seat, action, at, thought, view, own, clocks, state")
+    )
+    fairness = _object("fairness", "seed_sha256; after the end the seed and verified")
 
 
 class Submission(serializers.Serializer):
@@ -603,6 +684,93 @@ annotate(
     t.AuditView,
     get=operation(
         AuditPage, summary="The audit trail (organisers)", parameters=[PAGE], errors=READ_ERRORS
+    ),
+)
+DISPUTE_FILTERS = [
+    PAGE,
+    OpenApiParameter("status", str, enum=["pending", "open", "assigned", "ruled", "withdrawn"]),
+    OpenApiParameter("tournament", str, description="a tournament's slug"),
+    OpenApiParameter("assignee", str, description="a staff admin's username, or none"),
+]
+annotate(
+    dispute_api.DisputeListView,
+    get=operation(
+        DisputePage,
+        summary="Disputes you may read (yours, your tournaments', or all for staff admins)",
+        parameters=DISPUTE_FILTERS,
+        operation_id="disputes_list",
+        errors=(400, *READ_ERRORS),
+    ),
+    post=operation(
+        DisputeOut,
+        request=dispute_api.FileInput,
+        status=201,
+        summary="File a dispute on a match or one of its games (a party or the organiser)",
+    ),
+)
+annotate(
+    dispute_api.DisputeDetailView,
+    get=operation(DisputeOut, summary="A dispute", errors=READ_ERRORS),
+)
+annotate(
+    dispute_api.WithdrawView,
+    post=operation(DisputeOut, summary="Withdraw your dispute (until an admin takes it)"),
+)
+annotate(
+    dispute_api.AssignView,
+    post=operation(
+        DisputeOut, request=dispute_api.AssignInput, summary="Take or assign (staff admins)"
+    ),
+)
+annotate(
+    dispute_api.CommentView,
+    post=operation(
+        DisputeOut,
+        request=dispute_api.CommentInput,
+        status=201,
+        summary="A statement (parties) or a comment (organiser, staff admins)",
+    ),
+)
+annotate(
+    dispute_api.ResumeView,
+    post=operation(DisputeResumed, summary="Resume the paused game's clocks (staff admins)"),
+)
+annotate(
+    dispute_api.RulingView,
+    post=operation(
+        PolymorphicProxySerializer(
+            component_name="RulingOutcome",
+            serializers=[DisputeOut, RulingDryRun],
+            resource_type_field_name=None,
+            help_text="the ruled dispute; a dry run answers what the ruling would reset",
+        ),
+        request=dispute_api.RulingInput,
+        summary="Rule on a dispute (staff admins), after a dry run listing its resets",
+    ),
+)
+annotate(
+    dispute_api.StepsView,
+    get=operation(
+        DisputeSteps,
+        summary="The disputed game step by step with its full state (staff admins)",
+        errors=READ_ERRORS,
+    ),
+)
+annotate(
+    audit_views.AuditLogView,
+    get=operation(
+        AuditLogPage,
+        summary="The service's audit log (organisers: their tournaments; staff admins: all)",
+        parameters=[
+            PAGE,
+            OpenApiParameter("tournament", str, description="a tournament's slug"),
+            OpenApiParameter("action", str, description="actions starting with this"),
+            OpenApiParameter("actor", str, description="the actor's username"),
+            OpenApiParameter("target", str, description="e.g. match:W1.1 or dispute:4"),
+            OpenApiParameter("since", str, description="ISO 8601 date and time"),
+            OpenApiParameter("until", str, description="ISO 8601 date and time"),
+        ],
+        errors=(400, *READ_ERRORS),
     ),
 )
 annotate(

@@ -269,6 +269,21 @@ TIMER_ARM_AHEAD_SECONDS = 5.0
 # Computer players wait a short, human-like moment before acting.
 BOT_DELAY_SECONDS = (0.6, 1.6)
 
+# E-mail (dispute notifications): SMTP in production (EMAIL_HOST, EMAIL_PORT, ... as Django
+# reads them); printed to the console otherwise, which is what ``make run`` shows.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if PRODUCTION
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", 25))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Genius Arena <noreply@localhost>")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -15,6 +15,8 @@ from hosting.safe_admin import ReadOnly, ReadOnlyInline, through_service
 from tournaments import seasons, services
 from tournaments.models import (
     AuditEntry,
+    Dispute,
+    DisputeComment,
     Entrant,
     Episode,
     LedgerEntry,
@@ -152,10 +154,41 @@ class MatchGameAdmin(ReadOnly):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnly):
-    list_display = ("at", "tournament", "action", "actor", "reason")
+    """Append-only: no add, change or delete here (``ReadOnly``), nor any bulk delete action;
+    the model and a PostgreSQL trigger refuse too."""
+
+    list_display = ("at", "tournament", "action", "target", "actor", "reason")
     list_filter = ("action",)
-    search_fields = ("action", "reason")
+    search_fields = ("action", "target", "reason")
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        return {}
+
     readonly_fields = _all_fields(AuditEntry)
+
+
+class DisputeCommentInline(ReadOnlyInline):
+    model = DisputeComment
+    fields = ("author", "role", "text", "at")
+    readonly_fields = fields
+
+
+@admin.register(Dispute)
+class DisputeAdmin(ReadOnly):
+    """To read only: disputes are filed, taken and ruled on their own pages
+    (``/admin/disputes/``), which call the services that audit each step."""
+
+    list_display = ("pk", "tournament", "match", "filed_by", "status", "assignee", "ruling")
+    list_filter = ("status", "ruling")
+    readonly_fields = _all_fields(Dispute)
+    inlines = [DisputeCommentInline]
+
+
+@admin.register(DisputeComment)
+class DisputeCommentAdmin(ReadOnly):
+    list_display = ("dispute", "author", "role", "at")
+    list_filter = ("role",)
+    readonly_fields = _all_fields(DisputeComment)
 
 
 @admin.register(Episode)

@@ -83,6 +83,21 @@ def plan(match: Match, winner: Entrant | None) -> Plan:
     return Plan(fixed.resets, fixed.refills, later)
 
 
+def plan_undecided(match: Match) -> Plan:
+    """What taking ``match``'s result away (a dispute orders it played again) would change:
+    every match it fed that holds an entrant it sent on is reset or refilled."""
+    stage = match.stage
+    fixed = repair.repair(held(stage), seeds(stage), match.code, None, None, undecided=True)
+    later: tuple[str, ...] = ()
+    if stage.format == "swiss":
+        later = tuple(
+            stage.matches.filter(round__number__gt=match.round.number)
+            .order_by("round__number", "code")
+            .values_list("code", flat=True)
+        )
+    return Plan(fixed.resets, fixed.refills, later)
+
+
 def apply(match: Match, fixed: Plan, *, by: Any, reason: str) -> None:
     """Clear what the correction of ``match`` changes; ``services._advance`` then fills it
     again from the feeders, exactly as when results first came in."""

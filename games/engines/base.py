@@ -158,16 +158,17 @@ class StepRng:
         return self._random().sample(population, k)
 
 
+def reshuffled_unseen(engine: Engine, state: State, rng: Rng) -> State:
+    """``engine.reshuffle_unseen`` where the engine has it, else ``state`` as it is."""
+    hook = getattr(engine, "reshuffle_unseen", None)
+    return hook(state, rng) if hook is not None else state
+
+
 def seed_bytes(seed: int | str | bytes) -> bytes:
     """Normalise a seed given on a command line or stored as hex into 32 bytes."""
     if isinstance(seed, bytes):
         return seed
     return hashlib.sha256(str(seed).encode()).digest()
-
-
-def seed_commitment(seed: bytes) -> str:
-    """The SHA-256 published when a game starts; the seed itself is revealed at the end."""
-    return hashlib.sha256(seed).hexdigest()
 
 
 Bot = Callable[[State, int, Rng], Action]
@@ -216,6 +217,13 @@ class Engine(Protocol):
 
     def outcome(self, state: State) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
+
+    # Optional: ``reshuffle_unseen(state, rng) -> State``, a copy of ``state`` in which only
+    # what no seat has seen yet (the order of undealt cards) is shuffled again by ``rng``.
+    # A game continued from another's state at some event (a dispute's "rewind") keeps every
+    # hand as it was and draws the rest from its own fresh seed; the old seed, revealed once
+    # the old game ended, then tells nothing about what is still to come. Engines with no
+    # hidden order to redraw leave it out (see ``reshuffled_unseen``).
 
     def resample_hidden(self, state: State, viewer: int | None, rng: Rng) -> State:
         """A copy of ``state`` with everything hidden from ``viewer`` redealt at random.

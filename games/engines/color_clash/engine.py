@@ -158,5 +158,8 @@ class ColorClash:
     def resample_hidden(self, state: State, viewer: int | None, rng: Rng) -> State:
         return views.resample_hidden(state, viewer, rng)
 
+    def reshuffle_unseen(self, state: State, rng: Rng) -> State:
+        return views.reshuffle_unseen(state, rng)
+
 
 ENGINE = ColorClash()

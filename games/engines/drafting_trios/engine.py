@@ -78,6 +78,9 @@ class DraftingTrios:
     def resample_hidden(self, state: State, viewer: int | None, rng: Rng) -> State:
         return views.resample_hidden(state, viewer, rng)
 
+    def reshuffle_unseen(self, state: State, rng: Rng) -> State:
+        return views.reshuffle_unseen(state, rng)
+
     def _checked(self, state: State, seat: int | None, action: Action) -> Action:
         kind = action.get("type") if isinstance(action, dict) else None
         if kind == WINDOW_CLOSED:

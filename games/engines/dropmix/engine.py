@@ -239,6 +239,9 @@ class DropMixClash:
         # state is JSON by contract, and a JSON round trip copies it faster than deepcopy
         return views.resample_hidden(json.loads(json.dumps(state)), viewer, rng)
 
+    def reshuffle_unseen(self, state: State, rng: Rng) -> State:
+        return views.reshuffle_unseen(json.loads(json.dumps(state)), rng)
+
     def _validate_system(self, state: State, action: Action) -> None:
         if action["type"] == WINDOW_CLOSED:
             names = [window.name for window in self.windows(state)]

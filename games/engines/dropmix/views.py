@@ -80,6 +80,13 @@ def _player(state: State, seat: int) -> dict[str, Any]:
     }
 
 
+def reshuffle_unseen(state: State, rng: Rng) -> State:
+    """In place on a copy: each side's deck (its order unseen by anyone) is shuffled again."""
+    for deck in state["decks"]:
+        rng.shuffle(deck)
+    return state
+
+
 def resample_hidden(state: State, viewer: int | None, rng: Rng) -> State:
     """Redeal, in place on a copy, every card ``viewer`` cannot see, keeping zone sizes."""
     for seat in range(len(state["hands"])):
