@@ -1,13 +1,19 @@
-"""The Redis broker transport, with one fix for how Celery 5.7 handles a lost connection.
+"""The Redis broker transport, with a fix for how Celery 5.7 handles a lost connection.
 
 After a connection loss the consumer first ``collect()``s the broken connection, which detaches
-its transport, then ``close()``s it again; closing its default channel a second time tries to
-give the unacknowledged messages back through a transport that no longer has a connection,
-and the worker dies with ``AttributeError: 'NoneType' object has no attribute 'hostname'`` in
-``restore_unacked`` (reproduced: kill Redis under a worker that holds ETA tasks, see
-tests/faults). Skipping the give-back then loses nothing: Redis is unreachable at that moment
-anyway, the messages stay in the broker's unacked set and are redelivered after the visibility
-timeout, and every deadline they carried is re-armed from the database by the beat sweep.
+its channels from their transport, then ``close()``s it again. Two things then reach a
+detached channel, and each one killed the worker (reproduced by tests/faults, killing Redis
+under workers that hold ETA tasks and run others):
+
+- closing the default channel a second time gives the unacknowledged messages back:
+  ``AttributeError: 'NoneType' object has no attribute 'hostname'`` in ``restore_unacked``;
+- a task that was running meanwhile finishes after the reconnect and acknowledges its message
+  on the old channel: ``'NoneType' object has no attribute 'client'`` in ``ack``.
+
+On a detached channel both are skipped, which loses nothing: the messages stay in the broker's
+unacked set and Redis hands them out again after the visibility timeout (every task here is
+safe to run twice), and every deadline they carried is re-armed from the database by the beat
+sweep.
 """
 
 from __future__ import annotations
@@ -15,15 +21,32 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from kombu.transport import redis
+from kombu.transport import redis, virtual
 
 log = logging.getLogger(__name__)
 
 
 class QoS(redis.QoS):
-    def restore_unacked(self, client: Any = None) -> None:
+    def _detached(self) -> bool:
         transport = self.channel.connection
-        if client is None and (transport is None or transport.client is None):
+        return transport is None or transport.client is None
+
+    def ack(self, delivery_tag: Any) -> None:
+        if self._detached():
+            log.warning("broker connection was replaced: a message is acknowledged only here")
+            virtual.QoS.ack(self, delivery_tag)
+            return
+        super().ack(delivery_tag)
+
+    def reject(self, delivery_tag: Any, requeue: bool = False) -> None:
+        if self._detached():
+            log.warning("broker connection was replaced: a message is rejected only here")
+            virtual.QoS.ack(self, delivery_tag)
+            return
+        super().reject(delivery_tag, requeue=requeue)
+
+    def restore_unacked(self, client: Any = None) -> None:
+        if client is None and self._detached():
             log.warning(
                 "broker connection already closed: %d unacknowledged message(s) stay in Redis "
                 "until the visibility timeout",
