@@ -27,7 +27,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.faults)
 
 
-@pytest.fixture(scope="session")
+# Package scope: the processes stop once tests/faults is done, so that no worker or beat of
+# theirs acts on the games of the tests that follow (they share the test database).
+@pytest.fixture(scope="package")
 def cluster(django_db_setup, django_db_blocker, tmp_path_factory):
     from django.db import connection
 
@@ -55,7 +57,7 @@ def cluster(django_db_setup, django_db_blocker, tmp_path_factory):
             )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def figures():
     """What each scenario measured, written to var/faults.json (docs/operations.md cites it)."""
     measured: dict[str, dict] = {}
