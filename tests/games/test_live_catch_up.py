@@ -11,7 +11,6 @@ from django.test import AsyncClient
 
 from games import services
 from games.models import GameSession
-from tests.conftest import _close_server_connections
 from tests.games.test_live import next_message, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,4 +44,3 @@ def test_a_stream_that_missed_a_publish_catches_up_from_the_database(
         await stream.aclose()
 
     asyncio.run(scenario())
-    _close_server_connections()  # the version check's thread keeps its database session

@@ -43,7 +43,9 @@ class Child:
     _stopping: threading.Event = field(default_factory=threading.Event)
 
     def start(self) -> None:
-        self.process = subprocess.Popen(self.command)
+        # A session of its own: Ctrl-C reaches serve alone, which then stops its children
+        # (else they would stop first, and look like children that died).
+        self.process = subprocess.Popen(self.command, start_new_session=True)
 
     def watch(self) -> None:
         """Run on a thread of its own: wait for the child and start it again when it exits."""
@@ -59,6 +61,8 @@ class Child:
                 return
             self.start()
             self.say(f"{self.name} restarted (pid {self.process.pid})")
+            if self._stopping.is_set():  # ``stop`` came while it was starting
+                self.process.terminate()
 
     def stop(self) -> None:
         self._stopping.set()
