@@ -154,6 +154,7 @@ def test_redis_killed_mid_play_and_restarted(whole, organiser, figures):
 
     steady, resuming = asyncio.run(scenario())
     assert whole.alive("worker-1") and whole.alive("worker-2"), "a worker died with Redis"
+    measured["beat_survived"] = whole.alive("beat")
     play.assert_no_server_errors(record)
     play.assert_acknowledged_in_the_log(record)
     assert play.wait_until(lambda: play.all_over(played + idle), 30)
