@@ -1,7 +1,8 @@
 """What every hosted game must keep, checked from its rows (``manage.py check_games``).
 
 The log is contiguous (versions 1..N, one action each) and the game's version is its length;
-replaying the log from the seed rebuilds the stored state, and the stored outcome is the one
+the effective seed follows from the server seed and the seats' client seeds, replaying the log
+from it rebuilds the stored state, and the stored outcome is the one
 the rules give that state; clocks and windows are where the rules put them (a clock runs for
 exactly the seats that owe a decision, the next deadline is the earliest of them); a game that
 is over has no clock running, no window open and no deadline pending. A crash between two
@@ -15,7 +16,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from games import clocks, engines
+from games import clocks, engines, fairness
 from games.engines.base import Engine
 from games.engines.conformance import canonical, replay
 from games.models import GameEvent, GameSession
@@ -54,11 +55,14 @@ def game_problems(game: GameSession) -> list[str]:
         return [*found, f"its engine {game.engine!r} is not installed: it cannot be replayed"]
     if found:
         return found  # a broken log cannot be replayed meaningfully
-    seats = game.seats.count()
+    client_seeds = list(game.seats.order_by("number").values_list("client_seed", flat=True))
+    seats = len(client_seeds)
+    if game.effective_seed:
+        derived = fairness.effective_seed(bytes.fromhex(game.seed), client_seeds)
+        if derived != game.rng_seed:
+            return ["its effective seed is not the one its server and client seeds give"]
     try:
-        rebuilt = replay(
-            engine, game.config, seats, bytes.fromhex(game.seed), [(s, a) for _, s, a in log]
-        )
+        rebuilt = replay(engine, game.config, seats, game.rng_seed, [(s, a) for _, s, a in log])
     except Exception as error:  # any failure to replay is what this check reports
         return [f"replaying its log fails: {type(error).__name__}: {error}"]
     if canonical(rebuilt) != canonical(game.state):

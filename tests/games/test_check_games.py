@@ -113,3 +113,17 @@ def test_clocks_that_do_not_follow_the_rules_are_listed(engine, clock):
             "1 games, 2 problems",
         ],
     )
+
+
+def test_an_effective_seed_its_seeds_do_not_give_is_listed(engine, clock):
+    game = high_card(clock)
+    assert game.effective_seed  # every game dealt now draws from one
+    GameSession.objects.filter(pk=game.pk).update(effective_seed="00" * 32)
+    assert check() == (
+        1,
+        [
+            f"game {game.pk} (high_card): its effective seed is not the one its server and "
+            "client seeds give",
+            "1 games, 1 problems",
+        ],
+    )
