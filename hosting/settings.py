@@ -250,7 +250,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_POOL = "threads"
 CELERY_WORKER_CONCURRENCY = 4
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Redis hands a message a worker took but never acknowledged (it was killed) to another worker
+# after this long. Every task is safe to run twice, and the ETA tasks armed are due within
+# seconds (deadlines, computer players) or a seat's grace: five minutes covers them.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+# Redis's transport with the fix that keeps a worker alive through a Redis outage (see there).
+CELERY_BROKER_TRANSPORT = "hosting.broker:Transport" if REDIS_URL else None
 # Celery's Django fixup closes the database connection around every task unless told to reuse
 # it: a new PostgreSQL backend per timer. hosting.celery closes connections as a request does
 # instead (CONN_MAX_AGE, health checks), so the fixup's own recycling never has to.
@@ -265,6 +270,8 @@ CELERY_BEAT_SCHEDULE = {
 # when they come this close. Most turns end long before their clock does: their tasks are
 # never sent, and the worker never holds thousands of far-off ETA tasks in memory.
 TIMER_ARM_AHEAD_SECONDS = 5.0
+# Beat's own scheduler, which also writes the heartbeat /healthz reads (hosting.heartbeats).
+CELERY_BEAT_SCHEDULER = "hosting.heartbeats:BeatScheduler"
 
 # Computer players wait a short, human-like moment before acting.
 BOT_DELAY_SECONDS = (0.6, 1.6)
