@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from games import clocks, engines, fairness
+from games import clocks, engines, fairness, replays
 from games.engines.base import Engine
-from games.engines.conformance import canonical, replay
+from games.engines.conformance import canonical
 from games.models import GameEvent, GameSession
 
 # ``next_deadline`` is stored to the microsecond; clock and window deadlines are floats.
@@ -62,7 +62,7 @@ def game_problems(game: GameSession) -> list[str]:
         if derived != game.rng_seed:
             return ["its effective seed is not the one its server and client seeds give"]
     try:
-        rebuilt = replay(engine, game.config, seats, game.rng_seed, [(s, a) for _, s, a in log])
+        rebuilt = replays.replayed(game)
     except Exception as error:  # any failure to replay is what this check reports
         return [f"replaying its log fails: {type(error).__name__}: {error}"]
     if canonical(rebuilt) != canonical(game.state):
@@ -139,6 +139,11 @@ def _clocks(game: GameSession, engine: Engine, seats: int) -> list[str]:
         found.append(
             f"its open windows {sorted(held, key=str)} are not the rules' {sorted(ruled, key=str)}"
         )
+    if game.is_paused:
+        # A dispute holds it: no deadline is pending until an admin resumes it.
+        if game.next_deadline is not None:
+            found.append(f"the game is paused but a deadline is pending ({_when(game)})")
+        return found
     found += _deadline(game, control)
     return found
 

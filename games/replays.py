@@ -107,6 +107,17 @@ def start_state(
     return reshuffled_unseen(engine, state, StepRng(seed, 0)), reserves
 
 
+def replayed(game: GameSession, *, seed: bytes | None = None) -> dict[str, Any]:
+    """The state a game's whole log leads to from its start (``start_state``), as ``verify``
+    and ``check_games`` rebuild it to compare with the stored one."""
+    engine = engines.get(game.engine)
+    seed = game.rng_seed if seed is None else seed
+    state, _ = start_state(game, seed=seed)
+    for event in game.log.order_by("seq"):
+        engine.apply(state, event.seat, event.action, StepRng(seed, event.seq))
+    return state
+
+
 def state_at(game: GameSession, seq: int) -> tuple[dict[str, Any], dict[str, float]]:
     """An ended game's full state after its ``seq``-th logged action (0: its start) and each
     seat's reserve at that moment, rebuilt from the revealed seed as the replay page does."""

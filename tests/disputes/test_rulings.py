@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games import replays, verification
 from games import services as game_services
+from games.checks import game_problems
 from games.models import GameSession
 from hosting.errors import Conflict, Forbidden, UserError
 from tests.tournaments.builders import report_top_seed_wins, staff_admin, started
@@ -86,6 +87,7 @@ def test_a_dispute_pauses_the_clocks_and_the_resume_gives_back_exactly_the_pause
         )
     paused = GameSession.objects.get(pk=game.pk)
     assert paused.is_paused and paused.next_deadline is None
+    assert game_problems(paused) == []  # check_games knows a paused game has no deadline
     clock.advance(500)  # far beyond the 10 s allowance: nothing runs out while paused
     assert game_services.enforce_deadline(game_id=game.pk) == 0
     card = min(paused.state["hands"][seat])
@@ -292,6 +294,7 @@ def test_a_rewind_continues_from_exactly_the_replayed_state_at_the_event(
             game_services.enforce_deadline(game_id=new.pk)
     checked = verification.verify_game(GameSession.objects.get(pk=new.pk))
     assert checked["verified"] and checked["continued_from"] == {"game": old.pk, "seq": 2}
+    assert game_problems(GameSession.objects.get(pk=new.pk)) == []  # replayed from its origin
     assert Match.objects.get(pk=match.pk).status == "finished"
 
 
