@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import invites, room_codes, services
@@ -317,6 +317,7 @@ def quick_enter(*, person: Person) -> Room:
     """Join the Quick match queue: the oldest table still filling, or a new one. A full table
     (six) starts at once; others start after the wait (``quick_check``), never alone."""
     with transaction.atomic():
+        _queue_lock()
         filling = Room.objects.select_for_update().filter(
             kind=Room.Kind.QUICK, status=Room.Status.OPEN
         )
@@ -334,6 +335,17 @@ def quick_enter(*, person: Person) -> Room:
         if len(members) >= MAX_PLAYERS:
             _start(room, members)
     return room
+
+
+QUEUE_LOCK = 0x717C  # the advisory lock that makes entries to the queue take turns
+
+
+def _queue_lock() -> None:
+    """Entries take turns: with no table filling yet, row locks hold nothing, and two people
+    arriving together would each open a table of one."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [QUEUE_LOCK])
 
 
 def _seen(room: Room, person: Person) -> None:

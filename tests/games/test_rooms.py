@@ -212,3 +212,28 @@ def test_idle_rooms_close_and_their_games_stay(settings):
     assert host.get(f"/api/rooms/{code}/").status_code == 404
     assert Room.objects.get(code=practice["code"]).status == Room.Status.PLAYING
     assert GameSession.objects.filter(pk=practice["game"]).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_people_entering_the_queue_together_share_one_table():
+    import threading
+
+    from django.db import connections
+
+    from hosting.identity import Guest
+
+    barrier = threading.Barrier(4)
+    codes = []
+
+    def enter(number: int) -> None:
+        barrier.wait()
+        person = rooms.Person(guest=Guest(id=f"q{number}", name=f"Q{number}"))
+        codes.append(rooms.quick_enter(person=person).code)
+        connections.close_all()
+
+    threads = [threading.Thread(target=enter, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert len(codes) == 4 and len(set(codes)) == 1
