@@ -55,12 +55,13 @@ class RemoveInput(serializers.Serializer):
     member = serializers.IntegerField(min_value=1)
 
 
-def person_of(request: HttpRequest) -> rooms.Person:
-    """The asker: their account, else this browser's guest (made and kept on first use)."""
+def person_of(request: HttpRequest, *, keep: bool = True) -> rooms.Person:
+    """The asker: their account, else this browser's guest, made on first use and kept in
+    the session when ``keep`` (a write; a read by a stranger leaves no session behind)."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return rooms.Person(user=user)
-    return rooms.Person(guest=guest_for(request))
+    return rooms.Person(guest=guest_for(request, keep=keep))
 
 
 def room_by_code(request: HttpRequest, code: str) -> Room:
@@ -111,7 +112,7 @@ class RoomCreateView(APIView):
 
 class RoomDetailView(APIView):
     def get(self, request: Request, code: str) -> Response:
-        person = person_of(request)
+        person = person_of(request, keep=False)
         room = room_by_code(request, code)
         if person.membership(room) is not None:
             room = rooms.room_seen(room=room, person=person)

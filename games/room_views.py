@@ -139,7 +139,7 @@ def room_page(request: HttpRequest, code: str) -> HttpResponse:
     found = _lookup(request, code)
     if isinstance(found, HttpResponse):
         return found
-    person = person_of(request)
+    person = person_of(request, keep=False)
     member = person.membership(found)
     room = rooms.room_seen(room=found, person=person) if member is not None else found
     if member is not None and room.status == Room.Status.PLAYING and room.game_id:
@@ -167,7 +167,7 @@ def room_lobby(request: HttpRequest, code: str) -> HttpResponse:
     found = _lookup(request, code)
     if isinstance(found, HttpResponse):
         return found
-    person = person_of(request)
+    person = person_of(request, keep=False)
     if person.membership(found) is None:
         return HttpResponse(status=204)
     room = rooms.room_seen(room=found, person=person)
