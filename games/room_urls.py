@@ -26,5 +26,6 @@ play_urls = [
 room_page_urls = [
     path("<code:code>", room_views.room_page, name="room-page"),
     path("<code:code>/lobby", room_views.room_lobby, name="room-lobby"),
+    path("<code:code>/presence", room_views.room_presence, name="room-presence"),
     path("<code:code>/<str:step>", room_views.room_step, name="room-step"),
 ]

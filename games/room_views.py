@@ -8,7 +8,7 @@ from typing import Any
 
 import segno
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,7 +19,7 @@ from rest_framework import exceptions
 
 from games import room_codes, rooms
 from games.engines.color_clash import config as clash_config
-from games.models import Room
+from games.models import GameSession, Room, Seat
 from games.room_api import person_of, room_by_code
 from hosting.errors import UserError
 from hosting.throttles import limit_posts, throttled_response
@@ -172,6 +172,26 @@ def room_lobby(request: HttpRequest, code: str) -> HttpResponse:
         return HttpResponse(status=204)
     room = rooms.room_seen(room=found, person=person)
     return render(request, "rooms/_lobby.html", _context(request, room, person))
+
+
+def room_presence(request: HttpRequest, code: str) -> HttpResponse:
+    """``/r/<code>/presence``: the seats of the room's running game whose person is away and
+    has not been replaced yet (their 90 s are running), for the game page's "reconnecting…"
+    marks; polled, since a stream's close makes no new version of the game."""
+    found = _lookup(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    away: list[int] = []
+    if found.status == Room.Status.PLAYING and found.game_id:
+        seats = Seat.objects.filter(
+            game_id=found.game_id,
+            game__status=GameSession.Status.RUNNING,
+            kind=Seat.Kind.HUMAN,
+            connected=False,
+            disconnected_at__isnull=False,
+        )
+        away = sorted(seats.values_list("number", flat=True))
+    return JsonResponse({"game": found.game_id, "reconnecting": away})
 
 
 STEPS = {"join", "ready", "unready", "remove", "leave", "start"}

@@ -29,7 +29,8 @@ def room_link(game: object) -> str:
 @register.simple_tag(takes_context=True)
 def room_leave(context: template.Context, game: object, seat: object) -> str:
     """For a person seated in a room's running game: leave it (a labelled substitute finishes
-    the seat; the room's lobby stays open to the others)."""
+    the seat; the room's lobby stays open to the others), and the others' "reconnecting…"
+    marks (``games/static/games/room_game.js``)."""
     if seat is None or getattr(seat, "kind", "") != "human" or game.status != "running":
         return ""
     played = RoomRound.objects.filter(game_id=game.pk).select_related("room").first()
@@ -39,9 +40,12 @@ def room_leave(context: template.Context, game: object, seat: object) -> str:
         '<form method="post" action="/r/{}/leave" class="inline room-leave">'
         '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
         '<button type="submit" class="secondary" id="leave-game">{}</button></form>'
+        '<span id="room-presence" hidden data-url="/r/{}/presence" data-label="{}"></span>'
         '<script type="module" src="{}"></script>',
         played.room.code,
         get_token(context["request"]),
         _("Leave the game"),
+        played.room.code,
+        _("reconnecting…"),
         static("games/room_game.js"),
     )

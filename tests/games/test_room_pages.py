@@ -8,6 +8,7 @@ import segno
 from django.core.cache import cache
 from django.test import Client
 
+from games import services
 from games.models import GameSession, Room
 
 pytestmark = pytest.mark.django_db
@@ -79,6 +80,12 @@ def test_a_link_opens_a_join_form_then_the_lobby_and_the_game_returns_the_same_s
     assert '"seat":1' in seat_page
     late = Client().get(f"/r/{code}")
     assert late.status_code == 409 and b"already started" in late.content
+    # The friend's stream drops: the others' pages mark the seat as reconnecting.
+    assert host.get(f"/r/{code}/presence").json() == {"game": game.pk, "reconnecting": []}
+    services.mark_connected(game_id=game.pk, seat=1)
+    services.mark_disconnected(game_id=game.pk, seat=1)
+    assert host.get(f"/r/{code}/presence").json()["reconnecting"] == [1]
+    assert 'id="room-presence"' in host.get(f"/games/{game.pk}/").content.decode()
 
 
 def test_practice_from_the_page_goes_straight_to_the_table():
