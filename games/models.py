@@ -177,3 +177,7 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.seq} {self.action.get('type')}"
+
+
+# The casual rooms' models live in their own module; importing them registers them.
+from games.room_models import Room, RoomMember, RoomRound  # noqa: E402, F401

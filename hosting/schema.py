@@ -25,7 +25,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from games import api as games_api
-from games import fairness
+from games import fairness, room_api
 from hosting import api as ping
 from hosting import token_api
 from tournaments import api as tournaments_api
@@ -548,6 +548,40 @@ class BracketsViewer(serializers.Serializer):
     participants = serializers.ListField(child=_object("participant"))
 
 
+class RoomMemberOut(serializers.Serializer):
+    name = serializers.CharField(help_text="the room name: the account's, a guest's animal name")
+    ready = serializers.BooleanField()
+    host = serializers.BooleanField()
+    you = serializers.BooleanField()
+    id = serializers.IntegerField(required=False, help_text="the host's view only: to remove")
+
+
+class RoomTotal(serializers.Serializer):
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    wins = serializers.IntegerField()
+
+
+class RoomOut(serializers.Serializer):
+    code = serializers.CharField(help_text="six letters")
+    kind = serializers.ChoiceField(choices=["private", "quick", "practice"])
+    status = serializers.ChoiceField(choices=["open", "playing", "closed"])
+    mode = serializers.CharField()
+    match = serializers.CharField()
+    turn_seconds = serializers.IntegerField()
+    computers = serializers.IntegerField()
+    players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    member = serializers.BooleanField(help_text="whether you are in the room (else: no names)")
+    url = serializers.URLField(help_text="the share link")
+    members = RoomMemberOut(many=True, required=False)
+    host = serializers.BooleanField(required=False)
+    game = serializers.IntegerField(required=False, allow_null=True, help_text="the current game")
+    game_url = serializers.URLField(required=False)
+    rounds = serializers.ListField(child=_object("round"), required=False)
+    totals = RoomTotal(many=True, required=False, help_text="match totals over finished games")
+
+
 class Pong(serializers.Serializer):
     pong = serializers.BooleanField()
 
@@ -619,6 +653,53 @@ annotate(
 annotate(
     g.GameVerifyView,
     get=operation(Verification, summary="Replay and check an ended game", errors=READ_ERRORS),
+)
+
+r = room_api
+annotate(
+    r.RoomCreateView,
+    post=operation(
+        RoomOut, request=r.RoomInput, status=201, errors=THROTTLED, summary="Make a private room"
+    ),
+)
+annotate(
+    r.RoomDetailView,
+    get=operation(
+        RoomOut,
+        summary="A room by its code (wrong codes are throttled)",
+        errors=(*READ_ERRORS, 429),
+    ),
+)
+annotate(
+    r.RoomJoinView, post=operation(RoomOut, errors=THROTTLED, summary="Join a room by its code")
+)
+annotate(
+    r.RoomReadyView,
+    post=operation(RoomOut, request=r.ReadyInput, errors=THROTTLED, summary="Mark yourself ready"),
+)
+annotate(
+    r.RoomRemoveView,
+    post=operation(
+        RoomOut, request=r.RemoveInput, errors=THROTTLED, summary="Remove a player (the host)"
+    ),
+)
+annotate(r.RoomLeaveView, post=operation(RoomOut, errors=THROTTLED, summary="Leave the room"))
+annotate(
+    r.RoomStartView, post=operation(RoomOut, errors=THROTTLED, summary="Start a game (the host)")
+)
+annotate(
+    r.PracticeView,
+    post=operation(
+        RoomOut,
+        request=r.PracticeInput,
+        status=201,
+        errors=THROTTLED,
+        summary="Practice against 1 to 5 computers",
+    ),
+)
+annotate(
+    r.QuickMatchView,
+    post=operation(RoomOut, status=201, errors=THROTTLED, summary="Join the Quick match queue"),
 )
 
 annotate(

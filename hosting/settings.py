@@ -236,6 +236,13 @@ THROTTLE_RATES = {
     "claim.account": "30/m",
     "action.client": "6000/m",
     "action.account": "1200/m",
+    # Casual rooms (games.rooms): making rooms and practice tables, joining, the Quick match
+    # queue; and wrong room codes, few enough that 64 million codes cannot be tried.
+    "room_create.client": "30/m",
+    "room_create.account": "20/m",
+    "room_join.client": "60/m",
+    "quick.client": "60/m",
+    "room_code.client": "20/h",
 } | dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", []))
 
 # Celery: Redis when configured; otherwise tasks run in process (see hosting.scheduler).
@@ -264,6 +271,8 @@ CELERY_BEAT_SCHEDULE = {
     # Arms the ETA task of every deadline coming within TIMER_ARM_AHEAD_SECONDS, and is the
     # safety net under those tasks: a lost task delays a timeout by 1 s.
     "sweep-overdue-clocks": {"task": "games.sweep_overdue", "schedule": 1.0},
+    # Quick match tables whose wait is over start; idle rooms close.
+    "sweep-rooms": {"task": "games.rooms_sweep", "schedule": 5.0},
     "clear-expired-sessions": {"task": "hosting.clear_expired_sessions", "schedule": 3600.0},
 }
 # A commit arms its deadline's ETA task only when it is this close; the sweep arms the others
@@ -273,8 +282,17 @@ TIMER_ARM_AHEAD_SECONDS = 5.0
 # Beat's own scheduler, which also writes the heartbeat /healthz reads (hosting.heartbeats).
 CELERY_BEAT_SCHEDULER = "hosting.heartbeats:BeatScheduler"
 
-# Computer players wait a short, human-like moment before acting.
-BOT_DELAY_SECONDS = (0.6, 1.6)
+# Computer players wait a short, human-like moment before acting ("low,high" seconds; the
+# casual-load benchmark fixes it to time the moves' lateness).
+BOT_DELAY_SECONDS = tuple(
+    float(part) for part in os.environ.get("BOT_DELAY_SECONDS", "0.6,1.6").split(",")
+)
+
+# Casual rooms: a disconnected seat's wait before its substitute, the Quick match wait to fill
+# a table, and the idle time after which a room closes.
+ROOM_GRACE_SECONDS = int(os.environ.get("ROOM_GRACE_SECONDS", 90))
+QUICK_MATCH_WAIT_SECONDS = float(os.environ.get("QUICK_MATCH_WAIT_SECONDS", 15))
+ROOM_IDLE_SECONDS = int(os.environ.get("ROOM_IDLE_SECONDS", 2 * 3600))
 
 # E-mail (dispute notifications): SMTP in production (EMAIL_HOST, EMAIL_PORT, ... as Django
 # reads them); printed to the console otherwise, which is what ``make run`` shows.

@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from games import room_urls
 from games.urls import api_urls, live_urls, page_urls
 from hosting import accounts, api, errors, health, pages, token_api, token_pages
 from hosting.throttles import limit_posts, posted_username
@@ -47,6 +48,9 @@ urlpatterns = [
     path("api/games/", include(api_urls)),
     path("live/games/", include(live_urls)),
     path("games/", include(page_urls)),
+    path("api/rooms/", include(room_urls.api_urls)),
+    path("play/", include(room_urls.play_urls)),
+    path("r/", include(room_urls.room_page_urls)),
     path("api/tournaments/", include("tournaments.urls")),
     path("tournaments/", include("tournaments.page_urls")),
     path("live/tournaments/", include(tournament_live_urls)),
