@@ -41,6 +41,14 @@ class Error(serializers.Serializer):
         required=False,
         help_text="invalid input only: each field's problems",
     )
+    refusal = serializers.CharField(
+        required=False,
+        help_text="illegal_action only: the engine's stable code for the refusal, e.g. "
+        "`not_your_turn` (the pages translate it; `detail` says it in English)",
+    )
+    params = serializers.DictField(
+        required=False, help_text="illegal_action only: the values `detail` was filled with"
+    )
 
 
 ERRORS = {

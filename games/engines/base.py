@@ -28,6 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from games.engines.refusals import MESSAGES
+
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -39,11 +41,23 @@ SYSTEM_ACTIONS = frozenset({WINDOW_CLOSED, TIMEOUT})
 
 
 class IllegalAction(Exception):
-    """The rules refuse this action; ``reason`` is shown to the player as is."""
+    """The rules refuse this action. ``code`` names the refusal (a key of
+    ``refusals.MESSAGES``) and ``params`` fill its sentence; ``reason`` is that sentence in
+    English. Clients translate by code and params, never by reading ``reason``."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, code: str, **params: str | int) -> None:
+        self.code = code
+        self.params = params
+        self.reason = MESSAGES[code].format(**params)
+        super().__init__(self.reason)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from code and params (the default would call __init__ with the sentence)
+        return (_illegal_action, (self.code, self.params))
+
+
+def _illegal_action(code: str, params: dict[str, Any]) -> IllegalAction:
+    return IllegalAction(code, **params)
 
 
 def refuse_unknown_fields(action: Action, *keys: str) -> None:
@@ -51,7 +65,7 @@ def refuse_unknown_fields(action: Action, *keys: str) -> None:
     shows them to everyone once the game ends."""
     extra = sorted(str(key) for key in set(action) - {"type", *keys})
     if extra:
-        raise IllegalAction(f"unexpected field(s) {', '.join(extra)} in a {action['type']!r}")
+        raise IllegalAction("unexpected_fields", fields=", ".join(extra), type=repr(action["type"]))
 
 
 class ConfigError(ValueError):

@@ -81,7 +81,7 @@ class DraftingTrios:
     def _checked(self, state: State, seat: int | None, action: Action) -> Action:
         kind = action.get("type") if isinstance(action, dict) else None
         if kind == WINDOW_CLOSED:
-            raise IllegalAction("Drafting Trios has no timed windows")
+            raise IllegalAction("no_windows")
         if kind == TIMEOUT:
             self._check_timeout(state, seat, action)
             return action
@@ -89,9 +89,9 @@ class DraftingTrios:
 
     def _check_timeout(self, state: State, seat: int | None, action: Action) -> None:
         if seat is not None:
-            raise IllegalAction("only the host's clock can time a player out")
+            raise IllegalAction("timeout_host_clock")
         seats = action.get("seats")
         if set(action) != {"type", "seats"} or not isinstance(seats, list) or not seats:
-            raise IllegalAction('a timeout names the seats whose reserve ran out: "seats": [0]')
+            raise IllegalAction("timeout_shape")
         if len(set(seats)) != len(seats) or not set(seats) <= set(state["waiting"]):
-            raise IllegalAction("only seats that owe a choice now can run out of time")
+            raise IllegalAction("timeout_owing_only")

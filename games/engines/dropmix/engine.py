@@ -175,23 +175,23 @@ class DropMixClash:
 
     def validate(self, state: State, seat: int | None, action: Action) -> None:
         if not isinstance(action, dict):
-            raise IllegalAction("an action must be an object with a type")
+            raise IllegalAction("not_an_object")
         kind = action.get("type")
         if not isinstance(kind, str) or kind not in FIELDS:
-            raise IllegalAction(f"unknown action {kind!r}")
+            raise IllegalAction("unknown_action", type=repr(kind))
         refuse_unknown_fields(action, *FIELDS[kind])
         if kind in (WINDOW_CLOSED, TIMEOUT):
             if seat is not None:
-                raise IllegalAction(f"{kind} comes from the host, not from a player")
+                raise IllegalAction("host_only", type=kind)
             self._validate_system(state, action)
             return
         if not isinstance(seat, int) or not 0 <= seat < len(state["hands"]):
-            raise IllegalAction("a player action needs a player's seat")
+            raise IllegalAction("player_seat_needed")
         if state["winner"] is not None:
-            raise IllegalAction("the game is over")
-        reason = _PLAYER_CHECKS[kind](state, seat, action)
-        if reason:
-            raise IllegalAction(reason)
+            raise IllegalAction("game_over")
+        refusal = _PLAYER_CHECKS[kind](state, seat, action)
+        if refusal is not None:
+            raise refusal
 
     def apply(self, state: State, seat: int | None, action: Action, rng: Rng) -> list[Event]:
         self.validate(state, seat, action)
@@ -243,7 +243,7 @@ class DropMixClash:
         if action["type"] == WINDOW_CLOSED:
             names = [window.name for window in self.windows(state)]
             if action.get("name") not in names:
-                raise IllegalAction("no such window is open")
+                raise IllegalAction("no_such_window")
             return
         seats = action.get("seats")
         owing = {s for s in range(len(state["hands"])) if self.decision(state, s) is not None}
@@ -253,7 +253,7 @@ class DropMixClash:
             or len(set(map(str, seats))) != len(seats)
             or not all(isinstance(s, int) and s in owing for s in seats)
         ):
-            raise IllegalAction("only seats whose clock is running can time out")
+            raise IllegalAction("timeout_running_only")
 
 
 def _drops(catalogue: Catalogue, state: State, seat: int) -> list[Action]:
@@ -270,7 +270,7 @@ def _drops(catalogue: Catalogue, state: State, seat: int) -> list[Action]:
     return actions
 
 
-def _check_drop(state: State, seat: int, action: Action) -> str | None:
+def _check_drop(state: State, seat: int, action: Action) -> IllegalAction | None:
     return turns.drop_refusal(
         catalogue_of(state),
         state,
@@ -281,28 +281,28 @@ def _check_drop(state: State, seat: int, action: Action) -> str | None:
     )
 
 
-def _check_spin(state: State, seat: int, action: Action) -> str | None:
-    return None if turns.may_spin(state, seat) else "you may not spin the Equalizer now"
+def _check_spin(state: State, seat: int, action: Action) -> IllegalAction | None:
+    return None if turns.may_spin(state, seat) else IllegalAction("spin_not_now")
 
 
-def _check_pass(state: State, seat: int, action: Action) -> str | None:
+def _check_pass(state: State, seat: int, action: Action) -> IllegalAction | None:
     if turns.may_pass(state, seat):
         return None
-    return "only the extra moves left after both moves of a turn can be passed"
+    return IllegalAction("pass_extras_only")
 
 
-def _check_retract(state: State, seat: int, action: Action) -> str | None:
+def _check_retract(state: State, seat: int, action: Action) -> IllegalAction | None:
     pending = state["pending"]
     if not pending or pending["seat"] != seat:
-        return "you have no pending move to retract"
+        return IllegalAction("nothing_to_retract")
     return None
 
 
-def _check_choose(state: State, seat: int, action: Action) -> str | None:
+def _check_choose(state: State, seat: int, action: Action) -> IllegalAction | None:
     if turns.phase(state) != turns.CHOOSING or state["choices"][0][0] != seat:
-        return "you are not choosing a card"
+        return IllegalAction("not_choosing")
     if action.get("card") not in state["decks"][seat]:
-        return "that card is not in your deck"
+        return IllegalAction("not_in_deck")
     return None
 
 
