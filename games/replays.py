@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import clocks, engines
+from games import clocks, engines, public_log
 from games.engines.base import StepRng
 from games.models import GameSession
 from hosting.errors import Conflict
@@ -33,7 +33,10 @@ def steps(game: GameSession) -> dict[str, Any]:
         moment = event.at.timestamp()
         engine.apply(state, event.seat, event.action, StepRng(seed, event.seq))
         _settle(engine, control, state, seat_clocks, moment)
-        frames.append(_frame(engine, state, numbers, seat_clocks, event.seat, event.action, moment))
+        frame = _frame(engine, state, numbers, seat_clocks, event.seat, event.action, moment)
+        # the step's caption: its public log entry, said in words by the page
+        frame["log"] = public_log.entry(game.engine, event.seq, event.seat, event.events)
+        frames.append(frame)
     return {
         "seats": [
             {"number": s.number, "name": s.label(), "kind": s.kind, "role": s.role} for s in seats

@@ -219,6 +219,22 @@ class GameLog(serializers.Serializer):
     log = LogEvent(many=True)
 
 
+class PublicLogEntry(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="the game's version after this action")
+    seat = serializers.IntegerField(allow_null=True, help_text="who acted; null: the server")
+    events = serializers.ListField(
+        child=_object("event"),
+        help_text="the public events, each with its `type`, the fields anyone may see and "
+        "`line`, the code of its sentence",
+    )
+
+
+class PublicLog(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField()
+    log = PublicLogEntry(many=True)
+
+
 class Verification(serializers.Serializer):
     game = serializers.IntegerField()
     verified = serializers.BooleanField()
@@ -502,6 +518,12 @@ annotate(
 annotate(
     g.GameLogView,
     get=operation(GameLog, summary="The full log and seed, once ended", errors=(*READ_ERRORS, 409)),
+)
+annotate(
+    g.PublicLogView,
+    get=operation(
+        PublicLog, summary="What anyone may read of every move so far", errors=READ_ERRORS
+    ),
 )
 annotate(
     g.GameVerifyView,

@@ -68,6 +68,19 @@ def refuse_unknown_fields(action: Action, *keys: str) -> None:
         raise IllegalAction("unexpected_fields", fields=", ".join(extra), type=repr(action["type"]))
 
 
+def public_events(events: list[Event], fields: dict[str, tuple[str, ...]]) -> list[Event]:
+    """The events anyone may read, each cut to the fields ``fields`` lists for its type.
+
+    A type not listed is left out: a new kind of event stays private until its engine says
+    which of its fields everyone may see (the public log is shown while the game runs)."""
+    public = []
+    for event in events:
+        keys = fields.get(event.get("type"))
+        if keys is not None:
+            public.append({"type": event["type"], **{k: event[k] for k in keys if k in event}})
+    return public
+
+
 class ConfigError(ValueError):
     """A game configuration the engine cannot run; the message says what to fix."""
 
@@ -221,6 +234,10 @@ class Engine(Protocol):
 
     def view(self, state: State, seat: int | None) -> View:
         """All that ``seat`` (``None``: a spectator) may see. The only thing sent to clients."""
+
+    def public_events(self, events: list[Event]) -> list[Event]:
+        """What anyone may read of the events ``apply`` returned (``base.public_events``):
+        the public log, shown while the game runs, keyed by each event's ``type``."""
 
     def timeout_action(self, state: State, seats: list[int]) -> Action:
         """The system action applied when the clocks of ``seats`` ran out at the same instant."""

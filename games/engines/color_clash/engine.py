@@ -24,6 +24,7 @@ from games.engines.base import (
     State,
     View,
     Window,
+    public_events,
     refuse_unknown_fields,
 )
 from games.engines.color_clash import config as match_config
@@ -101,6 +102,24 @@ def rule_for(state: State, action: Action) -> tuple[Check, Effect]:
     return rule
 
 
+PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
+    # every seat sees plays, counts and colours; a drawn card itself never appears
+    "round_started": ("round", "dealer", "top"),
+    "played": ("seat", "card", "color"),
+    "color_chosen": ("seat", "color"),
+    "drew": ("seat", "count", "penalty"),
+    "skipped": ("seat",),
+    "passed": ("seat",),
+    "last_card_called": ("seat", "automatic"),
+    "caught": ("seat", "target"),
+    "went_out": ("seat", "place"),
+    "timed_out": ("seat",),
+    "substitute": ("seat", "on"),
+    "round_ended": ("round", "winner", "points"),
+    "match_ended": (),
+}
+
+
 class ColorClash:
     key = "color_clash"
     name = "Color Clash"
@@ -140,6 +159,9 @@ class ColorClash:
     def apply(self, state: State, seat: int | None, action: Action, rng: Rng) -> list[Event]:
         check, effect = rule_for(state, action)
         return effect(state, *check(state, seat, action), rng)
+
+    def public_events(self, events: list[Event]) -> list[Event]:
+        return public_events(events, PUBLIC_EVENTS)
 
     def view(self, state: State, seat: int | None) -> View:
         return views.view(state, seat, self.to_act(state))

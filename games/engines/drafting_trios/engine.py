@@ -16,8 +16,28 @@ from games.engines.base import (
     State,
     View,
     Window,
+    public_events,
 )
 from games.engines.drafting_trios import actions, bots, config, ending, rounds, table, views
+
+PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
+    # who has chosen, never what: picks stay secret until both chose (the view reveals them)
+    "round_started": ("round",),
+    "chosen": ("seat",),
+    "card_named": ("seat",),
+    "piles_swapped": (),
+    "mulligan": ("seat",),
+    "no_pile": ("seat",),
+    "trio": ("seat", "category", "score"),
+    "discarded": ("seat", "points"),
+    "power": ("seat", "card"),
+    "destroyed": ("seat", "category"),
+    "earthquake_without_target": ("seat",),
+    "burned": ("seat", "cards"),
+    "burn_drawn": ("seat", "cards"),
+    "reshuffled": ("seat",),
+    "game_over": ("winner", "reason"),
+}
 
 
 class DraftingTrios:
@@ -62,6 +82,9 @@ class DraftingTrios:
             ending.time_out(state, checked["seats"], events)
             return events
         return rounds.submit(state, seat, checked, rng)
+
+    def public_events(self, events: list[Event]) -> list[Event]:
+        return public_events(events, PUBLIC_EVENTS)
 
     def view(self, state: State, seat: int | None) -> View:
         return views.view(state, seat)

@@ -23,6 +23,7 @@ from games.engines.base import (
     Rng,
     State,
     Window,
+    public_events,
     refuse_unknown_fields,
 )
 from games.engines.dropmix import board, bots, cards, turns, views
@@ -58,6 +59,26 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 WHEEL_LABELS = ("1", "2", "3", "X")
 CLEAR_MODES = ("stack", "top")
+
+
+PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
+    # the board is public: drops, spins and scores; a drawn or chosen card never appears
+    "turn": ("side", "turn"),
+    "dropped": ("seat", "card", "slot", "colour"),
+    "fx": ("card",),
+    "missing_colour": ("side", "colour"),
+    "spinning": ("seat",),
+    "spun": ("seat", "result", "cleared"),
+    "retracted": ("seat", "move"),
+    "final": ("seat", "move"),
+    "passed": ("seat",),
+    "chose": ("seat",),
+    "drew": ("seat", "count"),
+    "timed_out": ("seats",),
+    "scored": ("side", "points"),
+    "lost": ("side", "points"),
+    "won": ("side", "score"),
+}
 
 
 class DropMixClash:
@@ -212,6 +233,9 @@ class DropMixClash:
         if kind == "retract":
             return turns.retract(state, seat)
         return turns.choose(state, seat, action["card"], rng)
+
+    def public_events(self, events: list[Event]) -> list[Event]:
+        return public_events(events, PUBLIC_EVENTS)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)

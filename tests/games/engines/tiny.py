@@ -24,6 +24,7 @@ from games.engines.base import (
     Rng,
     State,
     Window,
+    public_events,
     refuse_unknown_fields,
 )
 
@@ -113,6 +114,9 @@ class HighCard:
         state["turn"] = (seat + 1) % len(state["hands"])
         state["applause"] = not self._over(state)
         return [{"type": "played", "seat": seat, "card": action["card"]}]
+
+    def public_events(self, events: list[Event]) -> list[Event]:
+        return public_events(events, {"played": ("seat", "card")})
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         view = {
