@@ -55,6 +55,8 @@ def test_a_2v2_turn_with_a_retract_and_an_equalizer_spin(
     first, second = started.state["sides"][started.state["active"]]
     spectator = new_context().new_page()
     spectator.goto(f"{live_url}/games/{game.pk}/")
+    still = new_context(reduced_motion="reduce").new_page()  # a spectator asking for no motion
+    still.goto(f"{live_url}/games/{game.pk}/")
     mover, partner = pages[first], pages[second]
     for page in pages:
         expect(page.locator(".dm-slot")).to_have_count(5)
@@ -88,9 +90,14 @@ def test_a_2v2_turn_with_a_retract_and_an_equalizer_spin(
     wait_for_version(partner, before)
     state = GameSession.objects.get(pk=game.pk).state
     result = state["last_spin"]["result"]
-    for page in [*pages, spectator]:
+    for page in [*pages, spectator, still]:
         expect(page.locator(".dm-wheel")).to_have_attribute("data-result", result)
         expect(page.locator("#log")).to_contain_text(f"The Equalizer landed on {result}")
+    duration = "el => getComputedStyle(el).transitionDuration"
+    seconds = {
+        p: float(p.locator(".dm-wheel-disc").evaluate(duration)[:-1]) for p in (spectator, still)
+    }
+    assert seconds[spectator] > 1 and seconds[still] < 0.01  # it turns to land, or it does not
     assert state["active"] != started.state["active"], "the turn passed to the other side"
     assert serious_violations(partner) == []
     assert serious_violations(spectator) == []

@@ -227,7 +227,9 @@ def resolve_spin(state: State, seat: int, rng: Rng) -> Events:
             board.clear_slot(state, slot - 1)
         tally.lose(1 - side, len(cleared))
     state["full_mix"] = board.full_mix_side(state)
-    state["last_spin"] = {"seat": seat, "result": result, "cleared": cleared}
+    # numbered, so that a page tells a new spin from the same one seen again
+    number = (state["last_spin"] or {}).get("number", 0) + 1
+    state["last_spin"] = {"seat": seat, "result": result, "cleared": cleared, "number": number}
     events: Events = [{"type": "spun", "seat": seat, "result": result, "cleared": cleared}]
     return events + settle(state, tally, side)
 

@@ -21,9 +21,10 @@ const colourName = (colour) => (COLOURS[colour] ? COLOURS[colour].name() : colou
 
 let selected = null; // the hand card chosen, waiting for its slot
 let wheelAngle = 0; // where the wheel was last drawn, so a new spin turns on from there
-let lastSpinKey = null;
+let lastSpinKey; // the spin the wheel last showed; undefined until the board is first drawn
 let keysFor = null; // the payload the slot keys act on
 
+const spinKey = (view) => (view.last_spin ? String(view.last_spin.number ?? JSON.stringify(view.last_spin)) : null);
 const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // -- words -------------------------------------------------------------------------------
@@ -262,7 +263,7 @@ function wheelPanel(view, payload, ui) {
   pointer.setAttribute("d", "M-5 -50 L5 -50 L0 -40 Z");
   pointer.setAttribute("class", "pointer");
   svg.append(pointer);
-  const key = last ? `${view.turn}:${last.seat}:${last.result}:${(last.cleared || []).join(",")}` : null;
+  const key = spinKey(view);
   let caption;
   const box = el("section", { class: "panel dm-wheel", "aria-labelledby": "dm-wheel-title", "data-result": spinning ? "" : last.result },
     el("h2", { id: "dm-wheel-title" }, _("The Equalizer")));
@@ -277,11 +278,10 @@ function wheelPanel(view, payload, ui) {
     // always forwards by whole turns, from where the last spin left it.
     const target = 360 - centres[last.result];
     const from = wheelAngle;
-    const isNew = key !== lastSpinKey;
     let to = from - (from % 360) + target;
-    if (isNew && lastSpinKey !== null) to += 3 * 360;
-    else if (to < from) to += 360;
-    if (lastSpinKey === null) wheelAngle = to; // the page opened after the spin: no motion
+    if (to < from) to += 360;
+    if (key !== lastSpinKey) to += 3 * 360; // a spin made while the page watched: it turns
+    else wheelAngle = to; // the spin the page opened on, or drawn again: no motion
     lastSpinKey = key;
     disc.style.transform = `rotate(${wheelAngle}deg)`;
     if (to !== wheelAngle && !reducedMotion()) {
@@ -391,6 +391,7 @@ export default {
 
   render(container, payload, ui) {
     const view = payload.view;
+    if (lastSpinKey === undefined) lastSpinKey = spinKey(view);
     const active = document.activeElement;
     const focusKey = active && container.contains(active) ? active.dataset.key : null;
     const parts = [scoresPanel(view, payload, ui), movesPanel(view, payload, ui), slotsPanel(view, payload, ui)];
