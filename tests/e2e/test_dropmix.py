@@ -4,7 +4,9 @@ pages that each see only their own hand (and the board), and the log in words.""
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 
 from playwright.sync_api import expect
 
@@ -14,6 +16,12 @@ from games.models import GameSession
 from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import sse_messages, sticking_out
 from tests.e2e.games import create_game, organiser, version, wait_for_version
+
+RECORD_ANNOUNCEMENTS = """() => {
+  window.__announced = [];
+  new MutationObserver(() => window.__announced.push(performance.now()))
+    .observe(document.querySelector("#announcer"), {childList: true, characterData: true});
+}"""
 
 
 def hand_of(page) -> list[str]:
@@ -42,7 +50,9 @@ def test_a_2v2_turn_with_a_retract_and_an_equalizer_spin(
     host = organiser(django_user_model)
     # the retract window long enough for a slow machine to click inside it
     config = {"retract_seconds": 6, "spin_retract_seconds": 2}
-    game = create_game(host, "dropmix", [{}, {}, {}, {}], config=config)
+    # a turn's allowance short enough that the next side's clocks reach their last 10 s soon
+    control = {"allowances": {"turn": 15}, "reserve": 0}
+    game = create_game(host, "dropmix", [{}, {}, {}, {}], config=config, time_control=control)
     invite = invite_for(game)
     pages = []
     for number in range(4):
@@ -50,6 +60,7 @@ def test_a_2v2_turn_with_a_retract_and_an_equalizer_spin(
         page.goto(f"{live_url}/games/{game.pk}/?invite={invite}")
         page.get_by_role("button", name=f"Take seat {number + 1}").click()
         page.wait_for_url(f"{live_url}/games/{game.pk}/")
+        page.evaluate(RECORD_ANNOUNCEMENTS)
         pages.append(page)
     started = services.game_start(game_id=game.pk)
     first, second = started.state["sides"][started.state["active"]]
@@ -129,7 +140,23 @@ def test_a_2v2_turn_with_a_retract_and_an_equalizer_spin(
             assert set(view.get("cards", {})) <= shown | set(view.get("hand", []))
         if seat is not None:
             assert hand_of(page) == state["hands"][seat]
+
     spectator.set_viewport_size({"width": 360, "height": 740})
     assert sticking_out(spectator) == []
     partner.set_viewport_size({"width": 360, "height": 740})
     assert sticking_out(partner) == []
+
+    # The side to play now idles: its clocks turn red in their last 10 s, the seat hears it
+    # once, and no page's live region spoke more often than once every 10 s.
+    idle = state["sides"][state["active"]][0]
+    clock = pages[idle].locator(f'.clock[data-seat="{idle}"]')
+    expect(clock).to_have_class(re.compile(r"\blow\b"), timeout=20_000)
+    red = clock.locator(".time").first.evaluate("el => getComputedStyle(el).color")
+    assert red == "rgb(179, 38, 30)", red
+    expect(pages[idle].locator("#announcer")).to_contain_text(
+        "Less than 10 seconds", timeout=12_000
+    )
+    for page in pages:
+        moments = page.evaluate("window.__announced")
+        gaps = [later - earlier for earlier, later in itertools.pairwise(moments)]
+        assert moments and all(gap >= 9_900 for gap in gaps), gaps
