@@ -418,6 +418,15 @@ export default {
     return [];
   },
 
+  /** A seat's hand, for the replay after the end (when every hand may be shown). */
+  hidden(own, ui) {
+    const view = { cards: own.cards || {}, players: [] };
+    const hand = own.hand || [];
+    return hand.length
+      ? ui.el("ul", { class: "dm-cards" }, hand.map((id) => ui.el("li", {}, cardFace(view, { seat: null }, ui, id))))
+      : ui.el("p", { class: "muted" }, _("none"));
+  },
+
   endReason(payload) {
     const view = payload.view;
     return view ? fmt(_("A side reached %(n)s points."), { n: view.target }) : "";
