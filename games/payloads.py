@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from games import clocks, engines, store
+from games import clocks, engines, public_log, store
 from games.models import GameSession, Seat
 
 PUBLIC = "public"  # the audience key of spectators; seats are keyed by their number
@@ -27,11 +27,21 @@ def game_payload(
     return _for_audience(game, shared, seat.number if seat is not None else None)
 
 
-def render_all(game: GameSession, seats: list[Seat], moment: float) -> dict[str, str]:
+def render_all(
+    game: GameSession,
+    seats: list[Seat],
+    moment: float,
+    log: list[store.LogEntry] | None = None,
+) -> dict[str, str]:
     """Every audience's payload as compact JSON, keyed by ``audience_key``: the spectators
     and each person's seat. A computer's seat is nobody's audience (a stream still open for
-    a seat its person left finds its audience gone, and ends)."""
+    a seat its person left finds its audience gone, and ends).
+
+    ``log``, the commit's newly applied actions, goes along as their public log entries
+    (``"log"``): pages append them; one that sees a gap asks for the whole public log."""
     shared = _shared(game, seats, moment)
+    if log:
+        shared["log"] = public_log.recent(game, log)
     audiences = [None, *(s.number for s in seats if s.kind == Seat.Kind.HUMAN)]
     return {audience_key(n): dumps(_for_audience(game, shared, n)) for n in audiences}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games import clocks, engines
+from games import clocks, engines, public_log
 from games.engines.base import StepRng, reshuffled_unseen
 from games.models import GameSession
 from hosting.errors import Conflict
@@ -41,9 +41,12 @@ def steps(game: GameSession, *, full: bool = False) -> dict[str, Any]:
         moment = event.at.timestamp()
         engine.apply(state, event.seat, event.action, StepRng(seed, event.seq))
         _settle(engine, control, state, seat_clocks, moment)
-        frames.append(_frame(engine, state, numbers, seat_clocks, event.seat, event.action, moment))
+        frame = _frame(engine, state, numbers, seat_clocks, event.seat, event.action, moment)
+        # the step's caption: its public log entry, said in words by the page
+        frame["log"] = public_log.entry(game.engine, event.seq, event.seat, event.events)
         if full:
-            frames[-1]["state"] = json.loads(json.dumps(state))
+            frame["state"] = json.loads(json.dumps(state))
+        frames.append(frame)
     return {
         "seats": [
             {"number": s.number, "name": s.label(), "kind": s.kind, "role": s.role} for s in seats

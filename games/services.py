@@ -670,9 +670,10 @@ def _earliest_due(
 def _save(game: GameSession, seats: list[Seat]) -> dict[str, str]:
     """Persist the game's progress and, once committed, publish each audience's payload and
     schedule what comes next; returns those payloads. Every caller holds the game's lock."""
-    store.save_progress(game, game.unsaved_log)
+    saved = game.unsaved_log
+    store.save_progress(game, saved)
     game.unsaved_log = []
-    payloads = render_all(game, seats, now())
+    payloads = render_all(game, seats, now(), saved)
     update = Update(version=game.version, final=game.is_over, parts=payloads)
     # A task already waits for an unchanged deadline: one per deadline, not one per commit.
     moved = game.next_deadline != getattr(game, "loaded_deadline", None)

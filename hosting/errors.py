@@ -63,7 +63,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, UserError):
         return Response({"error": exc.code, "detail": exc.message}, status=exc.status)
     if isinstance(exc, IllegalAction):
-        return Response({"error": "illegal_action", "detail": exc.reason}, status=400)
+        # The refusal's code and params let a client say it in any language.
+        body = {"error": "illegal_action", "detail": exc.reason, "refusal": exc.code}
+        return Response({**body, "params": exc.params}, status=400)
     if isinstance(exc, ConfigError):
         return Response({"error": "invalid_config", "detail": str(exc)}, status=400)
     if isinstance(exc, OperationalError | InterfaceError):

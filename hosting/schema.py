@@ -42,6 +42,14 @@ class Error(serializers.Serializer):
         required=False,
         help_text="invalid input only: each field's problems",
     )
+    refusal = serializers.CharField(
+        required=False,
+        help_text="illegal_action only: the engine's stable code for the refusal, e.g. "
+        "`not_your_turn` (the pages translate it; `detail` says it in English)",
+    )
+    params = serializers.DictField(
+        required=False, help_text="illegal_action only: the values `detail` was filled with"
+    )
 
 
 ERRORS = {
@@ -229,6 +237,22 @@ class VerifiedClientSeed(serializers.Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField()
     client_seed = serializers.CharField()
+
+
+class PublicLogEntry(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="the game's version after this action")
+    seat = serializers.IntegerField(allow_null=True, help_text="who acted; null: the server")
+    events = serializers.ListField(
+        child=_object("event"),
+        help_text="the public events, each with its `type`, the fields anyone may see and "
+        "`line`, the code of its sentence",
+    )
+
+
+class PublicLog(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField()
+    log = PublicLogEntry(many=True)
 
 
 class Verification(serializers.Serializer):
@@ -649,6 +673,12 @@ annotate(
 annotate(
     g.GameLogView,
     get=operation(GameLog, summary="The full log and seed, once ended", errors=(*READ_ERRORS, 409)),
+)
+annotate(
+    g.PublicLogView,
+    get=operation(
+        PublicLog, summary="What anyone may read of every move so far", errors=READ_ERRORS
+    ),
 )
 annotate(
     g.GameVerifyView,
