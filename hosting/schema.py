@@ -28,7 +28,8 @@ from games import api as games_api
 from hosting import api as ping
 from hosting import token_api
 from tournaments import api as tournaments_api
-from tournaments import export_api, exports
+from tournaments import export_api, exports, webhook_api
+from tournaments.events import EVENTS
 
 # -- the error shape ----------------------------------------------------------------------------
 
@@ -427,6 +428,41 @@ class BracketsViewer(serializers.Serializer):
     participants = serializers.ListField(child=_object("participant"))
 
 
+class Webhook(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS))
+    active = serializers.BooleanField()
+    discord = serializers.BooleanField(help_text="a Discord channel: sent readable messages")
+    created = serializers.DateTimeField()
+
+
+class WebhookWithSecret(Webhook):
+    secret = serializers.CharField(help_text="whsec_…: the key of its signatures")
+
+
+class Webhooks(serializers.Serializer):
+    webhooks = Webhook(many=True)
+
+
+class Delivery(serializers.Serializer):
+    id = serializers.IntegerField()
+    message_id = serializers.CharField(help_text="the webhook-id header, the same on retries")
+    event = serializers.CharField(help_text="one of the events, or webhook.test")
+    status = serializers.ChoiceField(choices=["pending", "retrying", "delivered", "failed"])
+    attempts = serializers.IntegerField()
+    response_code = serializers.IntegerField(allow_null=True, help_text="of the last attempt")
+    error = serializers.CharField(help_text="why the last attempt failed; empty if it did not")
+    created = serializers.DateTimeField()
+    last_attempt_at = serializers.DateTimeField(allow_null=True)
+    delivered_at = serializers.DateTimeField(allow_null=True)
+    payload = _object("payload", "the event as sent: type, timestamp, data")
+
+
+class DeliveryPage(TournamentPage):
+    results = Delivery(many=True)
+
+
 class Pong(serializers.Serializer):
     pong = serializers.BooleanField()
 
@@ -631,4 +667,46 @@ annotate(
 annotate(
     t.OpponentView,
     post=operation(Episode, request=t.OpponentInput, summary="Choose the Death Match opponent"),
+)
+
+w = webhook_api
+annotate(
+    w.WebhookListView,
+    get=operation(
+        Webhooks,
+        summary="The tournament's webhooks (organisers)",
+        errors=READ_ERRORS,
+        operation_id="tournaments_webhooks_list",
+    ),
+    post=operation(
+        WebhookWithSecret,
+        request=w.WebhookInput,
+        status=201,
+        summary="Add a webhook (organisers)",
+        description="A URL on a private or loopback address is refused in production; a "
+        "Discord channel's webhook URL is sent readable messages.",
+    ),
+)
+annotate(
+    w.WebhookDetailView,
+    get=operation(WebhookWithSecret, summary="A webhook and its secret", errors=READ_ERRORS),
+    patch=operation(Webhook, request=w.WebhookChangeInput, summary="Change a webhook"),
+    delete=operation(
+        Webhook, errors=(401, 403, 404), summary="Delete a webhook (and its delivery log)"
+    ),
+)
+annotate(
+    w.WebhookTestView,
+    post=operation(
+        Delivery, status=202, errors=(401, 403, 404), summary="Send a webhook.test event"
+    ),
+)
+annotate(
+    w.WebhookDeliveriesView,
+    get=operation(
+        DeliveryPage,
+        summary="A webhook's deliveries, newest first",
+        parameters=[PAGE],
+        errors=READ_ERRORS,
+    ),
 )

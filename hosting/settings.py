@@ -266,6 +266,22 @@ CELERY_BEAT_SCHEDULE = {
 # never sent, and the worker never holds thousands of far-off ETA tasks in memory.
 TIMER_ARM_AHEAD_SECONDS = 5.0
 
+# Organisers' webhooks (tournaments.webhooks). A failed attempt is retried after the backoff,
+# doubled each time up to its maximum (Celery's retry_backoff, with full jitter), until the
+# delivery has had WEBHOOK_MAX_ATTEMPTS attempts: about 1 h 40 min of retries by default.
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "8"))
+WEBHOOK_RETRY_BACKOFF_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BACKOFF_SECONDS", "30"))
+WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = 3600.0
+WEBHOOK_RETRY_JITTER = True
+WEBHOOK_TIMEOUT_SECONDS = 10.0
+# Targets on loopback, private, link-local or other non-public addresses: refused in
+# production (a webhook must never become a way into the server's own network), allowed in
+# development so that a receiver on the same machine works.
+WEBHOOK_PRIVATE_TARGETS = env_bool("WEBHOOK_PRIVATE_TARGETS", not PRODUCTION)
+# A webhook URL on these hosts under /api/webhooks/ is a Discord channel's: it is sent a
+# readable message instead of the event's JSON.
+WEBHOOK_DISCORD_HOSTS = ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")
+
 # Computer players wait a short, human-like moment before acting.
 BOT_DELAY_SECONDS = (0.6, 1.6)
 
