@@ -38,9 +38,10 @@ class Error(serializers.Serializer):
     error = serializers.CharField(help_text="a stable code: invalid, not_found, conflict, ...")
     detail = serializers.CharField(help_text="what went wrong, for a person to read")
     fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
+        child=serializers.JSONField(),
         required=False,
-        help_text="invalid input only: each field's problems",
+        help_text="invalid input only: each field's problems, a list of messages (a nested "
+        'field\'s: the same shape inside, e.g. {"seats": {"0": {"user": ["..."]}}})',
     )
 
 
@@ -48,7 +49,7 @@ ERRORS = {
     400: "invalid input (`invalid`, `parse_error`, `illegal_action`, `invalid_config`)",
     401: "a personal API token that is unknown or revoked (`not_authenticated`)",
     403: "not yours to do (`permission_denied`), or not signed in (`not_authenticated`)",
-    404: "no such game, tournament, match or episode (`not_found`)",
+    404: "no such game, tournament, match, episode or page (`not_found`)",
     409: "right request, wrong moment (`conflict`, `stale_version`)",
     413: "the body is too large (`payload_too_large`)",
     415: "the body is not JSON (`unsupported_media_type`)",
@@ -148,13 +149,18 @@ class Game(serializers.Serializer):
     seed_sha256 = serializers.CharField(help_text="commits to the secret seed")
     seats = GameSeat(many=True)
     time_control = _object("time_control")
-    clocks = _object("clocks", "each seat's remaining allowance and reserve (once started)")
+    clocks = serializers.DictField(
+        required=False, help_text="each seat's remaining allowance and reserve (once started)"
+    )
     windows = serializers.ListField(child=_object("window"), required=False)
-    view = _object("view", "the engine's view for your seat (spectators: the public view)")
+    view = serializers.DictField(
+        required=False,
+        help_text="the engine's view for your seat (spectators: the public view), once started",
+    )
     legal = serializers.ListField(
         child=_object("action"), required=False, help_text="your legal actions (a seat, running)"
     )
-    outcome = _object("outcome", "once ended")
+    outcome = serializers.DictField(required=False, help_text="once ended")
     seed = serializers.CharField(required=False, help_text="revealed once ended")
     invite = serializers.CharField(required=False, help_text="the creator only")
     invite_url = serializers.URLField(required=False, help_text="the creator only")
@@ -239,7 +245,10 @@ class MatchOut(serializers.Serializer):
     code = serializers.CharField(help_text='e.g. "W1.2", "L2.1", "GF"')
     bracket = serializers.CharField()
     round = serializers.IntegerField()
-    slots = serializers.ListField(child=serializers.CharField(), help_text="seeds or references")
+    slots = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text='who fills each side: a seed (1), a reference ("W1.2:winner"), or null (a bye)',
+    )
     home = Side(allow_null=True)
     away = Side(allow_null=True)
     best_of = serializers.IntegerField()
@@ -322,7 +331,9 @@ class TournamentDetail(TournamentSummary):
     entrants = EntrantOut(many=True)
     stages = StageOut(many=True)
     episodes = Episode(many=True, required=False, help_text="Genius seasons only")
-    balances = _object("balances", "Genius seasons only: each entrant's currency")
+    balances = serializers.DictField(
+        required=False, help_text="Genius seasons only: each entrant's currency"
+    )
 
 
 class SeedingOut(serializers.Serializer):
@@ -396,8 +407,8 @@ class ExportedGame(serializers.Serializer):
     status = serializers.CharField(required=False, help_text="a game not over yet")
     seed = serializers.CharField(required=False, help_text="an ended game")
     seed_sha256 = serializers.CharField(required=False)
-    config = _object("config")
-    outcome = _object("outcome", "an ended game")
+    config = serializers.DictField(required=False, help_text="an ended game")
+    outcome = serializers.DictField(required=False, help_text="an ended game")
     log = LogEvent(many=True, allow_null=True, help_text="null while the game is played")
     spectator_view = Game(required=False, help_text="a game not over: what spectators see")
 
@@ -533,7 +544,9 @@ annotate(
 )
 annotate(
     g.GameVerifyView,
-    get=operation(Verification, summary="Replay and check an ended game", errors=READ_ERRORS),
+    get=operation(
+        Verification, summary="Replay and check an ended game", errors=(*READ_ERRORS, 409)
+    ),
 )
 
 annotate(
@@ -541,7 +554,7 @@ annotate(
     get=operation(
         TournamentPage,
         summary="Public tournaments",
-        errors=(401,),
+        errors=(401, 404),
         parameters=[PAGE],
         operation_id="tournaments_list",
     ),
