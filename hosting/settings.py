@@ -268,7 +268,8 @@ TIMER_ARM_AHEAD_SECONDS = 5.0
 
 # Organisers' webhooks (tournaments.webhooks). A failed attempt is retried after the backoff,
 # doubled each time up to its maximum (Celery's retry_backoff, with full jitter), until the
-# delivery has had WEBHOOK_MAX_ATTEMPTS attempts: about 1 h 40 min of retries by default.
+# delivery has had WEBHOOK_MAX_ATTEMPTS attempts: by default at most 30 s * (2**7 - 1), about
+# an hour, over the seven retries (half that on average, with the jitter).
 WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "8"))
 WEBHOOK_RETRY_BACKOFF_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BACKOFF_SECONDS", "30"))
 WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = 3600.0
