@@ -1,10 +1,12 @@
 """Schemathesis against the live service's own ``/api/schema/``: every operation, with bodies,
 queries and path parameters generated from the schema (valid ones and invalid ones), answers
-no 5xx, only documented status codes and content types, and bodies that match the schema.
+no 5xx, only documented status codes and content types, and bodies that match the schema;
+then sequences of calls along the links Schemathesis infers between operations (stateful).
 
 Each operation is tried at random path parameters and at the seeded rows' own (a tournament,
 a game, a match, a webhook, a token), acting as the tournament's organiser through a personal
-token. Examples are bounded (``EXAMPLES`` each way): about a minute in all.
+token. Examples are bounded (``EXAMPLES`` each way, a dozen sequences of six calls): about
+a minute and a half in all.
 """
 
 from __future__ import annotations
@@ -122,3 +124,35 @@ def settings_throttles_off(settings):
     """The fuzz sends hundreds of requests from one address in a minute: rate limits would
     answer most of them 429 (documented, but then nothing else would be tested)."""
     settings.THROTTLE_RATES = {key: "off" for key in settings.THROTTLE_RATES}
+
+
+def test_stateful_links_between_operations_keep_to_the_schema(
+    asgi_server, postgres_only, settings_throttles_off
+):
+    """The links Schemathesis infers between operations (a created row's id into the calls
+    that read, change or delete it), walked in short random sequences."""
+    secret, _known = _seed()
+    schema = schemathesis.openapi.from_url(f"{asgi_server}/api/schema/")
+    headers = {"Authorization": f"Bearer {secret}"}
+    calls: Counter[int] = Counter()
+
+    class Workflow(schema.as_state_machine()):
+        def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
+            return {"base_url": asgi_server, "headers": headers, "timeout": 10}
+
+        def validate_response(self, response: Any, case: schemathesis.Case, **kwargs: Any) -> None:
+            calls[response.status_code] += 1
+            case.validate_response(response, checks=CHECKS)
+
+    Workflow.run(
+        settings=settings(
+            max_examples=12,
+            stateful_step_count=6,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    print(f"stateful: {sum(calls.values())} requests, by status {sorted(calls.items())}")
+    assert schema.statistic.transitions.total > 50  # inferred from the schema's paths and bodies
+    assert sum(calls.values()) > 50 and 200 in calls
