@@ -16,7 +16,9 @@ Addresses: only http(s) URLs; in production (``WEBHOOK_PRIVATE_TARGETS`` off) a 
 resolves to a loopback, private, link-local or otherwise non-public address is refused, both
 when the URL is saved and before every attempt (a name may resolve elsewhere later).
 Redirects are never followed: a 3xx is a failed attempt, so a public URL cannot bounce a
-delivery into the private network.
+delivery into the private network. (The check and the connection resolve the name
+separately: a name whose DNS answers change between the two within a second could still slip
+through; a proxy that enforces the same rule closes that gap where it matters.)
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from django.test import override_settings
 
 from hosting.errors import Forbidden, UserError
 from tests.games.hosting_helpers import celery_worker, wait_for
-from tests.tournaments.builders import open_tournament, report_top_seed_wins, user
+from tests.tournaments.builders import open_tournament, report_top_seed_wins, staff_admin, user
 from tests.tournaments.webhook_receiver import expected_signature, receiver
 from tournaments import services, webhooks
 from tournaments.events import EVENTS
@@ -266,3 +266,30 @@ def test_nothing_is_sent_for_a_change_that_is_rolled_back(worker):
         (only,) = site.verified(endpoint.secret, "/all")
     assert only["type"] == "webhook.test"
     assert WebhookDelivery.objects.filter(endpoint=endpoint).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_tells_the_result_the_reset_and_the_match_ready_again(redis_url):
+    tournament, _ = open_tournament("single_elimination", 4)
+    endpoint = _hook(tournament, "http://127.0.0.1:9/", events=EVENTS)
+    stage = services.stage_start(tournament=tournament, by=tournament.organiser)
+    for code in ["W1.1", "W1.2", "W2.1"]:
+        report_top_seed_wins(stage, code)
+    first = stage.matches.get(code="W1.1")
+    endpoint.deliveries.all().delete()
+    services.match_report_result(
+        match=first,
+        by=staff_admin(),
+        winner=first.away,
+        force=True,
+        reason="seed 4 won",
+        resets=["W2.1"],
+    )
+    told = [
+        (d.event, d.payload["data"]["match"]["code"]) for d in endpoint.deliveries.order_by("pk")
+    ]
+    assert told == [("match.result", "W1.1"), ("match.reset", "W2.1"), ("match.ready", "W2.1")]
+    reset = endpoint.deliveries.get(event="match.reset").payload["data"]
+    assert reset["corrected"] == "W1.1" and reset["match"]["status"] == "pending"
+    ready = endpoint.deliveries.get(event="match.ready").payload["data"]["match"]
+    assert {ready["home"]["name"], ready["away"]["name"]} == {"p4", "p2"}
