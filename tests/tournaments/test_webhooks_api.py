@@ -125,3 +125,28 @@ def test_the_webhooks_page_adds_a_webhook_and_its_test_button_sends(
     assert not endpoint.active
     page.post(f"{address}/{endpoint.pk}/delete")
     assert not WebhookEndpoint.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_webhooks_without_their_secret_and_switches_them_off(
+    client, django_user_model
+):
+    from django.urls import reverse
+
+    tournament, _ = open_tournament("single_elimination", 2)
+    endpoint = WebhookEndpoint.objects.create(
+        tournament=tournament, url="http://127.0.0.1/", events=["match.ready"], secret="whsec_x"
+    )
+    boss = django_user_model.objects.create_superuser("boss", "boss@example.com", "pw-boss-123")
+    client.force_login(boss)
+    changelist = reverse("admin:tournaments_webhookendpoint_changelist")
+    page = client.get(reverse("admin:tournaments_webhookendpoint_change", args=[endpoint.pk]))
+    assert page.status_code == 200 and "whsec_x" not in page.text
+    assert client.get(f"{changelist}?secret__startswith=whsec").status_code == 400
+    done = client.post(
+        changelist, {"action": "switch_off", "_selected_action": [endpoint.pk]}, follow=True
+    )
+    assert "1 webhook(s) switched off." in done.text
+    endpoint.refresh_from_db()
+    assert not endpoint.active
+    assert tournament.audit.filter(action="tournaments.webhook.edited").exists()
