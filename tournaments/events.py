@@ -33,10 +33,13 @@ def emit(tournament_id: int, event: str, **data: Any) -> None:
     """Tell ``tournament_event`` receivers of ``event`` once the current transaction commits."""
     if event not in EVENTS:
         raise ValueError(f"unknown tournament event {event!r}")
+    # Robust: the change is committed by then; a receiver's failure is logged, and never
+    # turns the request that made the change into an error.
     transaction.on_commit(
         lambda: tournament_event.send(
             sender=None, tournament_id=tournament_id, event=event, data=data
-        )
+        ),
+        robust=True,
     )
 
 

@@ -30,18 +30,22 @@ import logging
 import random
 import secrets
 import socket
+import time
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+import redis
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError
 from standardwebhooks.webhooks import Webhook
 
 from hosting.errors import NotFound, UserError
+from hosting.scheduler import scheduler
 from tournaments import services
 from tournaments.events import EVENTS, tournament_event
 from tournaments.models import Tournament, WebhookDelivery, WebhookEndpoint
@@ -196,8 +200,32 @@ def _queue(endpoint: WebhookEndpoint, event: str, payload: dict[str, Any]) -> We
     delivery = WebhookDelivery.objects.create(
         endpoint=endpoint, message_id=f"msg_{secrets.token_hex(12)}", event=event, payload=payload
     )
-    transaction.on_commit(lambda: deliver_webhook.delay(delivery.pk))
+    transaction.on_commit(lambda: _send(delivery.pk))
     return delivery
+
+
+def _send(delivery_id: int) -> None:
+    """Queue the first attempt: a Celery task with Redis, else the in-process scheduler
+    (``make run``). The change that caused it is committed whatever happens here: with the
+    broker down the delivery stays ``pending`` in the log."""
+    if not settings.REDIS_URL:
+        scheduler.call_at(time.time(), _in_process, delivery_id=delivery_id, retries=0)
+        return
+    try:
+        deliver_webhook.delay(delivery_id)
+    except (redis.RedisError, OperationalError, OSError):
+        log.warning("webhook delivery %s not queued: the broker is unreachable", delivery_id)
+
+
+def _in_process(delivery_id: int, retries: int) -> None:
+    """The Celery task's twin for the embedded service: the same attempt, the same backoff."""
+    try:
+        attempt(delivery_id)
+    except RetryLater:
+        wait = backoff(retries)
+        scheduler.call_at(
+            time.time() + wait, _in_process, delivery_id=delivery_id, retries=retries + 1
+        )
 
 
 def on_tournament_event(

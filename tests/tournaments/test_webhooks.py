@@ -293,3 +293,28 @@ def test_a_correction_tells_the_result_the_reset_and_the_match_ready_again(redis
     assert reset["corrected"] == "W1.1" and reset["match"]["status"] == "pending"
     ready = endpoint.deliveries.get(event="match.ready").payload["data"]["match"]
     assert {ready["home"]["name"], ready["away"]["name"]} == {"p4", "p2"}
+
+
+@override_settings(REDIS_URL="", WEBHOOK_RETRY_BACKOFF_SECONDS=0.1, WEBHOOK_RETRY_JITTER=False)
+def test_without_redis_the_in_process_scheduler_sends_and_retries(transactional_db):
+    """``make run`` (no Redis, no worker): the same attempts and backoff, in process."""
+    import threading
+
+    from django import db
+
+    from hosting.scheduler import scheduler
+
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver() as site:
+        site.script["/embedded"] = [500]
+        endpoint = _hook(tournament, f"{site.url}/embedded", events=["tournament.started"])
+        scheduler.start()
+        services.stage_start(tournament=tournament, by=tournament.organiser)
+        assert wait_for(lambda: endpoint.deliveries.get().status == "delivered", 15)
+        assert [b["type"] for b in site.verified(endpoint.secret, "/embedded")] == [
+            "tournament.started"
+        ] * 2
+    closed = threading.Event()
+    scheduler.call_at(0, lambda: (db.connections.close_all(), closed.set()))
+    assert closed.wait(5)  # the scheduler's thread keeps no session on the test database
+    assert endpoint.deliveries.get().attempts == 2
