@@ -107,6 +107,12 @@ def check_url(url: str) -> str:
     return url
 
 
+def _host(url: str) -> str | None:
+    """What the audit trail records of a URL: its host. The rest may be a credential (a
+    Discord webhook URL's path holds its token)."""
+    return urlsplit(url).hostname
+
+
 def _checked_events(events: list[str]) -> list[str]:
     unknown = sorted(set(events) - set(EVENTS))
     if unknown:
@@ -134,7 +140,7 @@ def endpoint_create(
             language=translation.get_language() or settings.LANGUAGE_CODE,
             created_by=by if getattr(by, "is_authenticated", False) else None,
         )
-        services.audit(tournament, by, "webhook.created", webhook=endpoint.pk, url=url)
+        services.audit(tournament, by, "webhook.created", webhook=endpoint.pk, host=_host(url))
         return endpoint
 
 
@@ -151,7 +157,8 @@ def endpoint_update(
         endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
         changed = {}
         if url is not None:
-            endpoint.url = changed["url"] = check_url(url)
+            endpoint.url = check_url(url)
+            changed["host"] = _host(endpoint.url)
         if events is not None:
             endpoint.events = changed["events"] = _checked_events(events)
         if active is not None:
@@ -165,7 +172,11 @@ def endpoint_delete(*, endpoint: WebhookEndpoint, by: Any) -> None:
     with transaction.atomic():
         services.check_runs(services._lock(endpoint.tournament), by)
         services.audit(
-            endpoint.tournament, by, "webhook.deleted", webhook=endpoint.pk, url=endpoint.url
+            endpoint.tournament,
+            by,
+            "webhook.deleted",
+            webhook=endpoint.pk,
+            host=_host(endpoint.url),
         )
         endpoint.delete()
 
