@@ -1,5 +1,5 @@
 """Hosted games in the Django admin: to look at, never to change, and never a window on what
-is hidden while a game runs (its seed, its state, its log, its seats' tokens)."""
+is hidden while a game runs (its seeds, its state, its log, its seats' tokens)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from games.models import GameEvent, GameSession, Seat
 from hosting.safe_admin import ReadOnly, ReadOnlyInline
 
-SEAT_FIELDS = ("number", "kind", "bot", "user", "display_name", "role", "connected")
+SEAT_FIELDS = ("number", "kind", "bot", "user", "display_name", "role", "client_seed", "connected")
 
 
 class SeatInline(ReadOnlyInline):

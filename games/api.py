@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import invites, services, store
+from games import fairness, invites, services, store
 from games.access import seat_for, seat_key
 from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
@@ -103,6 +103,17 @@ def _invite(data: Any) -> str | None:
     return invite
 
 
+def _client_seed(data: Any) -> str | None:
+    """A claim's optional ``{"client_seed": "<1 to 64 of A-Za-z0-9-_.:+/=>"}`` (games.fairness)."""
+    seed = data.get("client_seed") if isinstance(data, dict) else None
+    if seed is not None:
+        try:
+            fairness.check_client_seed(seed)
+        except fairness.ClientSeedError as error:
+            raise serializers.ValidationError({"client_seed": [str(error)]}) from None
+    return seed
+
+
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -180,8 +191,14 @@ class SeatClaimView(APIView):
         if user:
             enforce_csrf(request)
         invite = _invite(request.data)
+        client_seed = _client_seed(request.data)
         claim = services.seat_claim(
-            game_id=game_id, number=number, user=user, guest=guest, invite=invite
+            game_id=game_id,
+            number=number,
+            user=user,
+            guest=guest,
+            invite=invite,
+            client_seed=client_seed,
         )
         if keep:
             if guest is not None:
@@ -284,6 +301,9 @@ def log_payload(game: GameSession) -> dict[str, Any]:
         "config": game.config,
         "seed": game.seed,
         "seed_sha256": game.seed_sha256,
+        # The rest of the deal's inputs (games.fairness), in seat order, and what they gave.
+        "client_seeds": [seat.client_seed for seat in game.seats.order_by("number")],
+        "effective_seed": game.rng_seed.hex(),
         "outcome": game.outcome,
         "log": events,
     }

@@ -26,6 +26,11 @@ class GameSession(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="Actions applied so far")
     seed = models.CharField(max_length=64, help_text="Hex seed; secret until the game ends")
     seed_sha256 = models.CharField(max_length=64, help_text="Published from the start")
+    # games.fairness: fixed when the game starts, from the seed and every seat's client seed.
+    # Blank in a game dealt before client seeds existed: that game drew from ``seed`` alone.
+    effective_seed = models.CharField(
+        max_length=64, blank=True, help_text="Hex seed every shuffle draws from; secret too"
+    )
     clocks = models.JSONField(default=dict, blank=True)
     windows = models.JSONField(default=list, blank=True, help_text="Open windows and deadlines")
     next_deadline = models.DateTimeField(null=True, blank=True)
@@ -80,6 +85,11 @@ class GameSession(models.Model):
     def revealed_seed(self) -> str | None:
         return self.seed if self.is_over else None
 
+    @property
+    def rng_seed(self) -> bytes:
+        """What every deal, shuffle and draw of the game comes from (see ``effective_seed``)."""
+        return bytes.fromhex(self.effective_seed or self.seed)
+
 
 class Seat(models.Model):
     class Kind(models.TextChoices):
@@ -98,6 +108,9 @@ class Seat(models.Model):
     display_name = models.CharField(max_length=80, blank=True)
     role = models.CharField(max_length=20, blank=True, help_text="e.g. EC or DMO")
     token_sha256 = models.CharField(max_length=64, blank=True, help_text="API token, hashed")
+    client_seed = models.CharField(
+        max_length=64, blank=True, help_text="The seat's part of the deal (games.fairness)"
+    )
     connected = models.BooleanField(default=False)
     connections = models.PositiveIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)

@@ -1,7 +1,7 @@
 """What a client receives about a game: the engine's view for its seat and the host's data.
 
 The engine's ``view`` is the only game content sent; the rest is public (seats, clocks, seed
-commitment) or revealed after the end (the seed).
+commitment, client seeds) or revealed after the end (the seed).
 
 Every commit renders each audience's payload once (``render_all``): the live streams of every
 web process then send those texts as they are, without reading the game again.
@@ -63,6 +63,7 @@ def _shared(game: GameSession, seats: list[Seat], moment: float) -> dict[str, An
                 "role": s.role,
                 "claimed": s.is_claimed,
                 "connected": s.connected or s.is_computer,
+                "client_seed": s.client_seed,  # public: it steers nothing without the seed
             }
             for s in seats
         ],

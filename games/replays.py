@@ -20,7 +20,7 @@ def steps(game: GameSession) -> dict[str, Any]:
     if not game.is_over:
         raise Conflict("the replay opens once the game has ended")
     engine = engines.get(game.engine)
-    seed = bytes.fromhex(game.seed)
+    seed = game.rng_seed  # the effective seed: the server seed with every client seed
     seats = list(game.seats.order_by("number"))
     numbers = [s.number for s in seats]
     control = game.control(engine)

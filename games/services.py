@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import clocks, engines, invites, store, timers
+from games import clocks, engines, fairness, invites, store, timers
 from games.access import SeatKey
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import (
@@ -29,7 +29,6 @@ from games.engines.base import (
     Engine,
     IllegalAction,
     StepRng,
-    seed_commitment,
 )
 from games.models import GameSession, Seat, hash_token
 from games.payloads import render_all
@@ -116,14 +115,15 @@ def game_create(
     reserved = [spec.user.pk for spec in seats if spec.user is not None]
     if len(set(reserved)) != len(reserved):
         raise UserError("a player can hold only one seat of a game")
-    seed = secrets.token_bytes(32)
+    # Committed to (its hash in every view) before any seat can send a client seed.
+    seed = fairness.new_server_seed()
     with transaction.atomic():
         game = GameSession.objects.create(
             engine=engine.key,
             config=full_config,
             time_control=control.to_json(),
             seed=seed.hex(),
-            seed_sha256=seed_commitment(seed),
+            seed_sha256=fairness.commitment(seed),
             created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
             grace_seconds=grace_seconds,
             invite_nonce=invites.new_nonce(),
@@ -163,10 +163,20 @@ def seat_claim(
     user: Any = None,
     guest: Guest | None = None,
     invite: str | None = None,
+    client_seed: str | None = None,
 ) -> Claim:
     """Take a seat as a user or a guest. A seat reserved for an account (a tournament's, or
     one its creator named) is that user's alone; any other person's seat needs the game's
-    invite. Claiming one's own reserved seat issues a fresh token (the old one stops)."""
+    invite. Claiming one's own reserved seat issues a fresh token (the old one stops).
+
+    ``client_seed`` is the seat's part of the deal (``games.fairness``); without one the seat
+    keeps what it had (at first none). The deal is made at the start: from then on no seed
+    is taken or changed."""
+    if client_seed is not None:
+        try:
+            fairness.check_client_seed(client_seed)
+        except fairness.ClientSeedError as error:
+            raise UserError(str(error), code="invalid_client_seed") from None
     with transaction.atomic():
         game, seats, _ = _lock(game_id)
         seat = _seat(seats, number)
@@ -181,6 +191,12 @@ def seat_claim(
                 code="permission_denied",
             )
         if game.status != GameSession.Status.WAITING:
+            if client_seed is not None:
+                raise Conflict(
+                    "this game has already started and its deal is made: "
+                    "no client seed can be sent or changed now",
+                    code="deal_fixed",
+                )
             raise Conflict("this game has already started")
         own = user is not None and seat.user_id == user.pk
         if not own:
@@ -198,7 +214,9 @@ def seat_claim(
         else:
             raise Forbidden("log in, or play as a guest, to take a seat")
         seat.token_sha256 = hash_token(token)
-        seat.save(update_fields=["user", "guest_id", "display_name", "token_sha256"])
+        if client_seed is not None:
+            seat.client_seed = client_seed
+        seat.save(update_fields=["user", "guest_id", "display_name", "token_sha256", "client_seed"])
     return Claim(seat, token, game, seats)
 
 
@@ -216,7 +234,8 @@ def _holds_seat(seats: list[Seat], user: Any, guest: Guest | None) -> bool:
 
 
 def game_start(*, game_id: int) -> GameSession:
-    """Deal from the committed seed and start every clock that is owed."""
+    """Deal and start every clock that is owed. The deal comes from the committed server
+    seed and the client seeds the seats sent (``games.fairness``), fixed here for good."""
     with transaction.atomic():
         game, seats, _ = _lock(game_id)
         if game.status != GameSession.Status.WAITING:
@@ -226,7 +245,10 @@ def game_start(*, game_id: int) -> GameSession:
             raise Conflict(f"seat(s) {', '.join(str(n) for n in free)} are not taken yet")
         engine = engine_for(game.engine)
         count = len(seats)
-        game.state = engine.setup(game.config, count, StepRng(bytes.fromhex(game.seed), 0))
+        client_seeds = [s.client_seed for s in seats]  # the lock reads seats by number
+        game.effective_seed = fairness.effective_seed(bytes.fromhex(game.seed), client_seeds).hex()
+        game.save(update_fields=["effective_seed"])
+        game.state = engine.setup(game.config, count, StepRng(game.rng_seed, 0))
         control = game.control(engine)
         game.clocks = {str(n): clocks.new_clock(control) for n in range(count)}
         game.status = GameSession.Status.RUNNING
@@ -475,7 +497,7 @@ def _apply(
     moment: float,
 ) -> None:
     step = game.version + 1
-    events = engine.apply(game.state, seat, action, StepRng(bytes.fromhex(game.seed), step))
+    events = engine.apply(game.state, seat, action, StepRng(game.rng_seed, step))
     entry = store.LogEntry(step, seat, action, events, client_action_id or "", timezone.now())
     game.unsaved_log.append(entry)
     game.version = step

@@ -1,12 +1,13 @@
-"""Fair-play verification: the revealed seed matches its commitment, and replaying the log from
-it rebuilds exactly the final state."""
+"""Fair-play verification of an ended game, every part recomputed: the revealed server seed
+matches the commitment published at its creation, the effective seed follows from it and the
+seats' client seeds (``games.fairness``), and replaying the log from that seed rebuilds
+exactly the final state."""
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
-from games import engines
+from games import engines, fairness
 from games.engines.conformance import canonical, replay
 from games.models import GameSession
 from hosting.errors import Conflict
@@ -15,18 +16,36 @@ from hosting.errors import Conflict
 def verify_game(game: GameSession) -> dict[str, Any]:
     if not game.is_over:
         raise Conflict("a game can be verified once it has ended and its seed is revealed")
-    seed = bytes.fromhex(game.seed)
+    server_seed = bytes.fromhex(game.seed)
+    seats = list(game.seats.order_by("number"))
+    client_seeds = [seat.client_seed for seat in seats]
+    if game.effective_seed:
+        derived = fairness.effective_seed(server_seed, client_seeds)
+        construction = fairness.CONSTRUCTION
+        message = fairness.client_seed_message(client_seeds).decode()
+    else:
+        # Dealt before the seats had a part in it: from the server seed alone.
+        derived, construction, message = server_seed, "server_seed", None
     engine = engines.get(game.engine)
     log = [(event.seat, event.action) for event in game.log.order_by("seq")]
-    rebuilt = replay(engine, game.config, game.seats.count(), seed, log)
-    commitment_ok = hashlib.sha256(seed).hexdigest() == game.seed_sha256
+    rebuilt = replay(engine, game.config, len(seats), derived, log)
+    commitment_ok = fairness.commitment(server_seed) == game.seed_sha256
+    derived_ok = derived == game.rng_seed
     state_ok = canonical(rebuilt) == canonical(game.state)
     return {
         "game": game.pk,
-        "verified": commitment_ok and state_ok,
+        "verified": commitment_ok and derived_ok and state_ok,
         "seed": game.seed,
         "seed_sha256": game.seed_sha256,
         "seed_matches_commitment": commitment_ok,
+        "construction": construction,
+        "client_seeds": [
+            {"seat": seat.number, "name": seat.label(), "client_seed": seat.client_seed}
+            for seat in seats
+        ],
+        "client_seed_message": message,
+        "effective_seed": derived.hex(),
+        "effective_seed_matches": derived_ok,
         "replayed_actions": len(log),
         "final_state_matches": state_ok,
     }

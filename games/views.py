@@ -137,8 +137,14 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
-    """``/games/<id>/verify``: the commitment, the revealed seed and the server's replay."""
+    """``/games/<id>/verify``: the commitment and the client seeds from the start; once the
+    game ended, the revealed seed, the effective seed and the server's replay."""
     game = _fresh(game_id)
     report = verify_game(game) if game.is_over else None
-    context = {"game": game, "engine_name": _engine_name(game.engine), "report": report}
+    context = {
+        "game": game,
+        "engine_name": _engine_name(game.engine),
+        "report": report,
+        "seats": store.seats_of(game.pk),
+    }
     return render(request, "games/verify.html", context)

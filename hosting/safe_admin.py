@@ -23,7 +23,7 @@ from hosting.errors import UserError
 
 # "app_label.model_name" -> fields no admin page filters, searches or sorts by.
 SECRET_FIELDS: dict[str, frozenset[str]] = {
-    "games.gamesession": frozenset({"seed", "state"}),
+    "games.gamesession": frozenset({"seed", "effective_seed", "state"}),
     "games.seat": frozenset({"token_sha256", "guest_id"}),
     "games.gameevent": frozenset({"action", "events"}),
     "tournaments.sealedsubmission": frozenset({"text"}),

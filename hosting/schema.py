@@ -25,6 +25,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from games import api as games_api
+from games import fairness
 from hosting import api as ping
 from hosting import token_api
 from tournaments import api as tournaments_api
@@ -138,6 +139,7 @@ class GameSeat(serializers.Serializer):
     role = serializers.CharField()
     claimed = serializers.BooleanField()
     connected = serializers.BooleanField()
+    client_seed = serializers.CharField(help_text='its part of the deal; "" when it sent none')
 
 
 class Game(serializers.Serializer):
@@ -146,7 +148,9 @@ class Game(serializers.Serializer):
     status = serializers.ChoiceField(choices=["waiting", "running", "finished", "aborted"])
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True, help_text="your seat; null: a spectator")
-    seed_sha256 = serializers.CharField(help_text="commits to the secret seed")
+    seed_sha256 = serializers.CharField(
+        help_text="commits to the secret server seed, from the game's creation"
+    )
     seats = GameSeat(many=True)
     time_control = _object("time_control")
     clocks = serializers.DictField(
@@ -175,6 +179,12 @@ class Claim(serializers.Serializer):
 class ClaimInput(serializers.Serializer):
     invite = serializers.CharField(required=False, help_text="the game's invite secret")
     credential = serializers.ChoiceField(choices=["session", "token"], default="session")
+    client_seed = serializers.RegexField(
+        f"^{fairness.CLIENT_SEED_PATTERN}$",
+        required=False,
+        help_text="your part of the deal: 1-64 of A-Z a-z 0-9 - _ . : + / =, before the start; "
+        "after it: 409 deal_fixed",
+    )
 
 
 class ActionInput(serializers.Serializer):
@@ -214,8 +224,18 @@ class GameLog(serializers.Serializer):
     config = _object("config")
     seed = serializers.CharField()
     seed_sha256 = serializers.CharField()
+    client_seeds = serializers.ListField(
+        child=serializers.CharField(allow_blank=True), help_text="in seat order"
+    )
+    effective_seed = serializers.CharField(help_text="what the deal drew from (games.fairness)")
     outcome = _object("outcome")
     log = LogEvent(many=True)
+
+
+class VerifiedClientSeed(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    client_seed = serializers.CharField()
 
 
 class Verification(serializers.Serializer):
@@ -224,6 +244,13 @@ class Verification(serializers.Serializer):
     seed = serializers.CharField()
     seed_sha256 = serializers.CharField()
     seed_matches_commitment = serializers.BooleanField()
+    construction = serializers.CharField(help_text="how the effective seed was derived")
+    client_seeds = VerifiedClientSeed(many=True)
+    client_seed_message = serializers.CharField(
+        allow_null=True, help_text="the HMAC's message: the client seeds as a JSON array"
+    )
+    effective_seed = serializers.CharField(help_text="recomputed from the seeds above")
+    effective_seed_matches = serializers.BooleanField(help_text="the one the game dealt from")
     replayed_actions = serializers.IntegerField()
     final_state_matches = serializers.BooleanField()
 
@@ -276,6 +303,12 @@ class StageOut(serializers.Serializer):
     rounds = RoundOut(many=True)
 
 
+class DeathMatchSetup(serializers.Serializer):
+    engine = serializers.CharField()
+    config = _object("config", "The engine's config")
+    time_control = _object("time_control", "Allowance and reserve per phase")
+
+
 class Episode(serializers.Serializer):
     number = serializers.IntegerField()
     kind = serializers.CharField()
@@ -291,6 +324,9 @@ class Episode(serializers.Serializer):
     tokens = _object("tokens")
     tokens_to_give = serializers.IntegerField()
     dmo_deadline = serializers.DateTimeField(allow_null=True)
+    death_match = DeathMatchSetup(
+        allow_null=True, help_text="The Death Match's own game; null: the tournament's"
+    )
 
 
 class TournamentSummary(serializers.Serializer):
@@ -407,6 +443,10 @@ class ExportedGame(serializers.Serializer):
     status = serializers.CharField(required=False, help_text="a game not over yet")
     seed = serializers.CharField(required=False, help_text="an ended game")
     seed_sha256 = serializers.CharField(required=False)
+    client_seeds = serializers.ListField(
+        child=serializers.CharField(allow_blank=True), required=False, help_text="an ended game"
+    )
+    effective_seed = serializers.CharField(required=False, help_text="an ended game")
     config = serializers.DictField(required=False, help_text="an ended game")
     outcome = serializers.DictField(required=False, help_text="an ended game")
     log = LogEvent(many=True, allow_null=True, help_text="null while the game is played")
@@ -573,6 +613,7 @@ for view, summary in (
     (t.RegistrationOpenView, "Open registration"),
     (t.CheckInOpenView, "Open check-in"),
     (t.StartView, "Start the tournament (or season)"),
+    (t.NextRoundView, "Pair and start a Swiss's next round"),
 ):
     annotate(view, post=operation(TournamentDetail, summary=summary))
 annotate(
@@ -676,6 +717,14 @@ annotate(
 annotate(
     t.TokenView,
     post=operation(Episode, request=t.TokenInput, summary="Give a token"),
+)
+annotate(
+    t.DeathMatchSetupView,
+    post=operation(
+        Episode,
+        request=t.DeathMatchSetupInput,
+        summary="Set the Death Match's game, time control and DMO-pick deadline",
+    ),
 )
 annotate(
     t.OpponentView,

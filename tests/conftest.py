@@ -78,6 +78,17 @@ def celery_queue() -> str:
 
 
 @pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the default language: a request in another leaves its language
+    active in the thread (LocaleMiddleware does not undo it), and refusals are translated."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_rate_limits() -> None:
     """Each test starts with no request counted against the rate limits: the counters live
     in Redis across tests, and the whole suite comes from one address."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -78,13 +79,13 @@ class TournamentCreateInput(serializers.Serializer):
     def validate_slug(self, slug: str) -> str:
         # A read-side courtesy; the unique constraint remains the guarantee.
         if Tournament.objects.filter(slug=slug).exists():
-            raise serializers.ValidationError(f"the slug {slug!r} is taken")
+            raise serializers.ValidationError(_("the slug %(slug)r is taken") % {"slug": slug})
         return slug
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         opens, closes = data.get("registration_opens"), data.get("registration_closes")
         if opens and closes and closes <= opens:
-            raise serializers.ValidationError("registration must close after it opens")
+            raise serializers.ValidationError(_("registration must close after it opens"))
         return data
 
 
@@ -120,7 +121,7 @@ class ResultInput(serializers.Serializer):
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data["dry_run"] and not data["force"]:
             raise serializers.ValidationError(
-                'a dry run previews a forced correction: send it with "force": true'
+                _('a dry run previews a forced correction: send it with "force": true')
             )
         return data
 
@@ -147,11 +148,20 @@ class MainMatchInput(serializers.Serializer):
         result = "winners" in data or "losers" in data
         if result == ("engine" in data):
             raise serializers.ValidationError(
-                'send either "winners" and "losers", or an "engine" to play the main match'
+                _('send either "winners" and "losers", or an "engine" to play the main match')
             )
         if result and not ("winners" in data and "losers" in data):
-            raise serializers.ValidationError('a main match result lists "winners" and "losers"')
+            raise serializers.ValidationError(_('a main match result lists "winners" and "losers"'))
         return data
+
+
+class DeathMatchSetupInput(serializers.Serializer):
+    """How this episode's Death Match is played, and until when the EC may pick the DMO."""
+
+    engine = serializers.CharField(required=False, allow_blank=True, max_length=40, default="")
+    config = serializers.DictField(required=False, default=dict)
+    time_control = serializers.DictField(required=False, default=dict)
+    dmo_deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
 
 class CandidatesInput(serializers.Serializer):
@@ -177,7 +187,7 @@ class LedgerInput(serializers.Serializer):
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data["kind"] == "transfer" and data.get("to") is None:
-            raise serializers.ValidationError('a transfer names who receives it in "to"')
+            raise serializers.ValidationError(_('a transfer names who receives it in "to"'))
         return data
 
 
@@ -204,21 +214,21 @@ def _tournament(slug: str, user: Any) -> Tournament:
     if tournament is None or (
         tournament.status == Tournament.Status.DRAFT and not _runs(tournament, user)
     ):
-        raise NotFound(f"no tournament {slug!r}")
+        raise NotFound(_("no tournament %(slug)r") % {"slug": slug})
     return tournament
 
 
 def _entrant(tournament: Tournament, entrant_id: int) -> Entrant:
     entrant = tournament.entrants.filter(pk=entrant_id).first()
     if entrant is None:
-        raise UserError(f"no entrant {entrant_id} in this tournament")
+        raise UserError(_("no entrant %(id)s in this tournament") % {"id": entrant_id})
     return entrant
 
 
 def _my_entrant(tournament: Tournament, user: Any) -> Entrant:
     entrant = tournament.entrants.filter(user=user).first()
     if entrant is None:
-        raise Forbidden("you have no entry in this tournament")
+        raise Forbidden(_("you have no entry in this tournament"))
     return entrant
 
 
@@ -229,14 +239,14 @@ def _match(tournament: Tournament, code: str) -> Match:
         .first()
     )
     if match is None:
-        raise NotFound(f"no match {code!r} in this tournament")
+        raise NotFound(_("no match %(code)r in this tournament") % {"code": code})
     return match
 
 
 def _episode(tournament: Tournament, number: int) -> Episode:
     episode = tournament.episodes.filter(number=number).first()
     if episode is None:
-        raise NotFound(f"no episode {number} in this tournament")
+        raise NotFound(_("no episode %(number)s in this tournament") % {"number": number})
     return episode
 
 
@@ -295,6 +305,14 @@ def _episode_payload(episode: Episode) -> dict[str, Any]:
         "tokens": episode.tokens,
         "tokens_to_give": episode.tokens_to_give,
         "dmo_deadline": episode.dmo_deadline,
+        # The Death Match's own game when the host chose one; null: the tournament's.
+        "death_match": {
+            "engine": episode.dm_engine,
+            "config": episode.dm_ruleset,
+            "time_control": episode.dm_time_control,
+        }
+        if episode.dm_engine
+        else None,
     }
 
 
@@ -458,6 +476,14 @@ class StartView(TournamentAPIView):
         return Response(_detail(slug))
 
 
+class NextRoundView(TournamentAPIView):
+    """A Swiss whose organiser starts each round (``"pairing": "organiser"``): pair the next."""
+
+    def post(self, request: Request, slug: str) -> Response:
+        services.swiss_round_start(tournament=_tournament(slug, request.user), by=request.user)
+        return Response(_detail(slug))
+
+
 # -- entrants ---------------------------------------------------------------------------------
 
 
@@ -548,7 +574,7 @@ class AuditView(TournamentAPIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug, request.user)
         if not _runs(tournament, request.user):
-            raise Forbidden("only the organiser and staff admins read the audit trail")
+            raise Forbidden(_("only the organiser and staff admins read the audit trail"))
         entries = AuditEntry.objects.filter(tournament=tournament).select_related("actor")
         paginator = Page()
         page = paginator.paginate_queryset(entries.order_by("-at", "-pk"), request, view=self)
@@ -636,6 +662,15 @@ class MainMatchView(TournamentAPIView):
             seasons.main_match_record(
                 episode=episode, by=request.user, winners=data["winners"], losers=data["losers"]
             )
+        episode.refresh_from_db()
+        return Response(_episode_payload(episode))
+
+
+class DeathMatchSetupView(TournamentAPIView):
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        episode = _episode(_tournament(slug, request.user), number)
+        data = _valid(DeathMatchSetupInput, request.data)
+        seasons.death_match_setup(episode=episode, by=request.user, **data)
         episode.refresh_from_db()
         return Response(_episode_payload(episode))
 

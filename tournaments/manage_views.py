@@ -24,7 +24,7 @@ from rest_framework.exceptions import ValidationError
 from games import engines
 from hosting.errors import UserError
 from hosting.roles import is_organiser, is_staff_admin
-from tournaments import api, seasons, services, tiebreaks
+from tournaments import api, form_feedback, seasons, services, tiebreaks
 from tournaments.formats import genius
 from tournaments.models import AuditEntry, Tournament
 from tournaments.templatetags.tournament_pages import FORMATS
@@ -206,8 +206,15 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def console(request: HttpRequest, slug: str, preview: dict[str, Any] | None = None) -> HttpResponse:
-    """The console; ``preview`` is a forced correction's dry run waiting to be confirmed."""
+def console(
+    request: HttpRequest,
+    slug: str,
+    preview: dict[str, Any] | None = None,
+    told: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The console; ``preview`` is a forced correction's dry run waiting to be confirmed,
+    ``told`` the feedback of an htmx-posted form."""
     tournament = _run_by(request, slug)
     drawn = board(tournament)
     entrants = list(tournament.entrants.order_by("seed", "registered_at", "pk"))
@@ -230,11 +237,51 @@ def console(request: HttpRequest, slug: str, preview: dict[str, Any] | None = No
         "audit": list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN]),
         "is_staff_admin": is_staff_admin(request.user),
         "engines": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
+        "duel_engines": [
+            (key, engines.get(key).name)
+            for key in engines.ENGINE_MODULES
+            if engines.get(key).min_seats <= 2 <= engines.get(key).max_seats
+        ],
+        "dm_setup": _dm_setup(tournament, episode),
         "preview": preview,
+        "feedback": told,
         "seeding": tournament.status
         in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN),
+        "next_round": _next_swiss_round(tournament),
     }
-    return render(request, "tournaments/manage/console.html", context)
+    return render(request, "tournaments/manage/console.html", context, status=status)
+
+
+def _next_swiss_round(tournament: Tournament) -> int | None:
+    """The number of the Swiss round its organiser may start now, if any."""
+    stage = tournament.stages.filter(status="running", format="swiss").last()
+    if stage is None or (stage.options or {}).get("pairing") != "organiser":
+        return None
+    if stage.rounds.exclude(status="finished").exists():
+        return None
+    number = stage.rounds.count() + 1
+    return number if number <= (stage.total_rounds or 0) else None
+
+
+def _dm_setup(tournament: Tournament, episode: Any) -> dict[str, Any] | None:
+    """The Death Match form's values while the host may still change them, and whether the
+    DMO pick is overdue (the host must pick: the season rules name no default)."""
+    if episode is None or episode.kind == episode.Kind.FINAL:
+        return None
+    if episode.status not in seasons.DM_SETUP_STATUSES:
+        return None
+    control = episode.dm_time_control if episode.dm_engine else tournament.time_control or {}
+    return {
+        "engine": episode.dm_engine or tournament.game,
+        "config": json.dumps(
+            episode.dm_ruleset if episode.dm_engine else services.engine_config(tournament.ruleset)
+        ),
+        "allowances": json.dumps(control.get("allowances", {})),
+        "reserve": control.get("reserve", ""),
+        "increment": control.get("increment", ""),
+        "dmo_deadline": _local(episode.dmo_deadline),
+        "overdue": seasons.dmo_pick_overdue(episode),
+    }
 
 
 # -- actions: one service call each -----------------------------------------------------------
@@ -285,6 +332,11 @@ def start(request: HttpRequest, tournament: Tournament) -> str:
     begin = seasons.season_start if tournament.format == genius.KEY else services.stage_start
     begin(tournament=tournament, by=request.user)
     return _("The tournament has started.")
+
+
+def next_round(request: HttpRequest, tournament: Tournament) -> str:
+    round_ = services.swiss_round_start(tournament=tournament, by=request.user)
+    return _("Round %(number)s is paired.") % {"number": round_.number}
 
 
 def entrant(request: HttpRequest, tournament: Tournament) -> str:
@@ -401,7 +453,14 @@ def sealed_reveal(request: HttpRequest, tournament: Tournament) -> str:
 def main_match(request: HttpRequest, tournament: Tournament) -> str:
     episode = _current_episode(tournament)
     if request.POST.get("engine"):
-        seasons.main_match_game(episode=episode, by=request.user, engine=request.POST["engine"])
+        data = api._valid(api.MainMatchInput, _game_settings(request.POST))
+        seasons.main_match_game(
+            episode=episode,
+            by=request.user,
+            engine=data["engine"],
+            config=data["config"],
+            time_control=data["time_control"],
+        )
         return _("The main match is being played.")
     winners = _ids(request.POST, "winners")
     losers = [e.pk for e in seasons_players(tournament) if e.pk not in winners]
@@ -431,6 +490,41 @@ def token(request: HttpRequest, tournament: Tournament) -> str:
     return _("The Token of Life is given.")
 
 
+def _game_settings(post: Any) -> dict[str, Any]:
+    """A hosted game's form (an MM or DM): the engine, its config (JSON) and the time
+    control (allowances per phase as JSON, reserve and increment in seconds)."""
+    body: dict[str, Any] = {"engine": post.get("engine", "").strip()}
+    parsed = {}
+    for key in ("config", "allowances"):
+        try:
+            parsed[key] = json.loads(post.get(key, "").strip() or "{}")
+        except ValueError:
+            raise ValidationError({key: [_("This is not valid JSON.")]}) from None
+    body["config"] = parsed["config"]
+    time_control: dict[str, Any] = {}
+    if parsed["allowances"]:
+        time_control["allowances"] = parsed["allowances"]
+    for key in ("reserve", "increment"):
+        if post.get(key, "").strip():
+            try:
+                time_control[key] = float(post[key])
+            except ValueError:
+                raise ValidationError({key: [_("A number of seconds.")]}) from None
+    body["time_control"] = time_control
+    return body
+
+
+def death_match(request: HttpRequest, tournament: Tournament) -> str:
+    """This episode's Death Match: engine, its config, the time control, the DMO deadline."""
+    post = request.POST
+    body = _game_settings(post)
+    if post.get("dmo_deadline", "").strip():
+        body["dmo_deadline"] = post["dmo_deadline"].strip()
+    data = api._valid(api.DeathMatchSetupInput, body)
+    seasons.death_match_setup(episode=_current_episode(tournament), by=request.user, **data)
+    return _("The Death Match settings are saved.")
+
+
 def opponent(request: HttpRequest, tournament: Tournament) -> str:
     seasons.opponent_choose(
         episode=_current_episode(tournament),
@@ -446,6 +540,7 @@ ACTIONS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "open-check-in": open_check_in,
     "seed": seed,
     "start": start,
+    "next-round": next_round,
     "entrant": entrant,
     "result": result,
     "ledger": ledger,
@@ -455,6 +550,7 @@ ACTIONS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
     "candidates": candidates,
     "token": token,
     "opponent": opponent,
+    "death-match": death_match,
 }
 
 
@@ -467,12 +563,19 @@ def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     try:
         done = ACTIONS[action](request, tournament)
     except ValidationError as error:
-        for line in _errors(error):
-            messages.error(request, line)
+        refused, status = _errors(error), 400
     except UserError as error:
-        messages.error(request, error.message)
+        refused, status = [error.message], error.status
     else:
         if isinstance(done, dict):  # a preview to confirm, shown on the console itself
             return console(request, slug, preview=done)
+        if form_feedback.is_htmx(request):
+            return console(request, slug, told=form_feedback.feedback(request, [done], ok=True))
         messages.success(request, done)
+        return redirect("tournament-manage", slug=slug)
+    if form_feedback.is_htmx(request):  # the refusal inside the form that was sent
+        told = form_feedback.feedback(request, refused, ok=False)
+        return form_feedback.answered(console(request, slug, told=told, status=status), told)
+    for line in refused:
+        messages.error(request, line)
     return redirect("tournament-manage", slug=slug)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.tiebreaks import DEFAULT_REGULATIONS, REGULATIONS
 
@@ -18,15 +19,23 @@ class TournamentQuerySet(models.QuerySet):
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        CHECK_IN = "check_in", "Check-in"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        CHECK_IN = "check_in", _("Check-in")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public"
-        UNLISTED = "unlisted", "Unlisted"
+        PUBLIC = "public", _("Public")
+        UNLISTED = "unlisted", _("Unlisted (by link only)")
+
+    class Format(models.TextChoices):
+        # The keys of services.TOURNAMENT_FORMATS, named for people (pages, admin).
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
+        GENIUS = "genius", _("Genius season")
 
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140, unique=True)
@@ -77,11 +86,11 @@ class Tournament(models.Model):
 
 class Entrant(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        WAITLISTED = "waitlisted", "Waitlisted"
-        CHECKED_IN = "checked_in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        DISQUALIFIED = "disqualified", "Disqualified"
+        REGISTERED = "registered", _("Registered")
+        WAITLISTED = "waitlisted", _("Waitlisted")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        DISQUALIFIED = "disqualified", _("Disqualified")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     user = models.ForeignKey(
@@ -119,8 +128,8 @@ class Stage(models.Model):
     """A phase of a tournament played in one format (a Swiss, then a knockout, say)."""
 
     class Status(models.TextChoices):
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
     number = models.PositiveSmallIntegerField(default=1)
@@ -142,9 +151,9 @@ class Stage(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        PENDING = "pending", _("Pending")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
     bracket = models.CharField(max_length=20, default="main")
@@ -167,17 +176,17 @@ class Match(models.Model):
     """Two entrants (``home`` is white / first slot), best of N games, and its result."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for entrants"
-        READY = "ready", "Ready"
-        LIVE = "live", "Being played"
-        FINISHED = "finished", "Finished"
-        CLOSED = "closed", "Not played"
+        PENDING = "pending", _("Waiting for entrants")
+        READY = "ready", _("Ready")
+        LIVE = "live", _("Live")
+        FINISHED = "finished", _("Finished")
+        CLOSED = "closed", _("Not played")
 
     class ResultKind(models.TextChoices):
-        PLAYED = "played", "Played"
-        FORFEIT = "forfeit", "Won by forfeit"
-        BYE = "bye", "Bye"
-        DRAW = "draw", "Draw"
+        PLAYED = "played", _("Played")
+        FORFEIT = "forfeit", _("Won by forfeit")
+        BYE = "bye", _("Bye")
+        DRAW = "draw", _("Draw")
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
@@ -272,16 +281,16 @@ class Episode(models.Model):
     """
 
     class Status(models.TextChoices):
-        MAIN_MATCH = "main_match", "Main match"
-        CANDIDATES = "candidates", "Choosing elimination candidates"
-        TOKENS = "tokens", "Giving away a Token of Life"
-        OPPONENTS = "opponents", "Choosing Death Match opponents"
-        DEATH_MATCH = "death_match", "Death Match"
-        FINISHED = "finished", "Finished"
+        MAIN_MATCH = "main_match", _("Main match (MM)")
+        CANDIDATES = "candidates", _("Naming the elimination candidate (EC)")
+        TOKENS = "tokens", _("Giving a Token of Life (ToL)")
+        OPPONENTS = "opponents", _("The EC picks a Death Match opponent (DMO)")
+        DEATH_MATCH = "death_match", _("Death Match (DM)")
+        FINISHED = "finished", _("Finished")
 
     class Kind(models.TextChoices):
-        EPISODE = "episode", "Episode"
-        FINAL = "final", "Final"
+        EPISODE = "episode", _("Episode")
+        FINAL = "final", _("Final")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="episodes")
     number = models.PositiveSmallIntegerField()
@@ -304,6 +313,11 @@ class Episode(models.Model):
     tokens = models.JSONField(default=dict, blank=True, help_text="Tokens of Life held")
     tokens_to_give = models.JSONField(default=dict, blank=True)
     dmo_deadline = models.DateTimeField(null=True, blank=True)
+    # The Death Match's own game and clocks for this episode (``seasons.death_match_setup``);
+    # empty: the tournament's game, ruleset and time control.
+    dm_engine = models.CharField(max_length=40, blank=True)
+    dm_ruleset = models.JSONField(default=dict, blank=True)
+    dm_time_control = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["tournament_id", "number"]

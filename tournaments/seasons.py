@@ -14,8 +14,12 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from games import engines
 from games import services as game_services
+from games.clocks import TimeControl, TimeControlError
+from games.engines.base import ConfigError
 from hosting.errors import Conflict, Forbidden
 from tournaments import adapters, services
 from tournaments.events import emit, match_data
@@ -45,12 +49,13 @@ def rules_for(tournament: Tournament) -> genius.SeasonRules:
     unknown = sorted(set(options) - set(fields))
     if unknown:
         raise TournamentUserError(
-            f"season rules: unknown rule {unknown[0]!r}; the rules are {', '.join(fields)}"
+            _("season rules: unknown rule %(rule)r; the rules are %(rules)s")
+            % {"rule": unknown[0], "rules": ", ".join(fields)}
         )
     try:
         return genius.SeasonRules(**options)
     except (FormatError, TypeError) as error:
-        raise TournamentUserError(f"season rules: {error}") from None
+        raise TournamentUserError(_("season rules: %(error)s") % {"error": error}) from None
 
 
 def season_for(tournament: Tournament, episode: Episode | None = None) -> genius.Season:
@@ -148,14 +153,14 @@ def season_start(*, tournament: Tournament, by: Any) -> Episode:
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         services.check_runs(tournament, by)
         if tournament.format != genius.KEY:
-            raise TournamentUserError("only a Genius-format tournament runs as a season")
+            raise TournamentUserError(_("only a Genius-format tournament runs as a season"))
         if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN):
-            raise Conflict("this season has already started")
+            raise Conflict(_("this season has already started"))
         rules_for(tournament)
         services.withdraw_no_shows(tournament)
         cast = adapters.seeded_entrants_for(tournament)
         if len(cast) < 3:
-            raise Conflict("a season needs a seeded cast of at least three players")
+            raise Conflict(_("a season needs a seeded cast of at least three players"))
         Stage.objects.create(
             tournament=tournament, format=genius.KEY, options=tournament.format_options
         )
@@ -171,9 +176,9 @@ def sealed_open(*, episode: Episode, by: Any, prompt: str, deadline: Any) -> Non
         tournament, episode = _lock_episode(episode)
         services.check_runs(tournament, by)
         if episode.status != Status.MAIN_MATCH or episode.winners:
-            raise Conflict("the main match is already decided")
+            raise Conflict(_("the main match is already decided"))
         if deadline <= timezone.now():
-            raise TournamentUserError("the deadline must be in the future")
+            raise TournamentUserError(_("the deadline must be in the future"))
         episode.mm_prompt, episode.mm_deadline = prompt, deadline
         episode.save(update_fields=["mm_prompt", "mm_deadline"])
         audit(tournament, by, "season.sealed_opened", episode=episode.number)
@@ -184,17 +189,22 @@ def sealed_submit(*, episode: Episode, entrant: Entrant, by: Any, text: str) -> 
     with transaction.atomic():
         tournament, episode = _lock_episode(episode)
         if by != entrant.user:
-            raise Forbidden("players submit their own answers")
+            raise Forbidden(_("players submit their own answers"))
         if entrant.pk not in season_for(tournament).players:
-            raise Conflict("only players still in the season take part")
+            raise Conflict(_("only players still in the season take part"))
         if not episode.mm_deadline:
-            raise Conflict("this main match takes no sealed submissions")
+            raise Conflict(_("this main match takes no sealed submissions"))
         now = timezone.now()
         if now > episode.mm_deadline:
-            raise Conflict("the deadline has passed; submissions can no longer change")
+            raise Conflict(_("the deadline has passed; submissions can no longer change"))
         if not text.strip():
-            raise TournamentUserError("an empty answer cannot be submitted")
-        submission, _ = SealedSubmission.objects.update_or_create(
+            raise TournamentUserError(_("an empty answer cannot be submitted"))
+        if (
+            not rules_for(tournament).sealed_edits
+            and episode.submissions.filter(entrant=entrant).exists()
+        ):
+            raise Conflict(_("this season keeps each player's first answer; it cannot change"))
+        submission, _created = SealedSubmission.objects.update_or_create(
             episode=episode, entrant=entrant, defaults={"text": text, "submitted_at": now}
         )
         return submission
@@ -205,7 +215,7 @@ def sealed_reveal(*, episode: Episode, by: Any) -> list[SealedSubmission]:
         tournament, episode = _lock_episode(episode)
         services.check_runs(tournament, by)
         if not episode.mm_deadline or timezone.now() <= episode.mm_deadline:
-            raise Conflict("submissions are revealed after the deadline")
+            raise Conflict(_("submissions are revealed after the deadline"))
         episode.mm_revealed = True
         episode.save(update_fields=["mm_revealed"])
         audit(tournament, by, "season.sealed_revealed", episode=episode.number)
@@ -220,7 +230,7 @@ def main_match_game(
         tournament, episode = _lock_episode(episode)
         services.check_runs(tournament, by)
         if episode.status != Status.MAIN_MATCH or episode.mm_game_id:
-            raise Conflict("this main match is already under way or decided")
+            raise Conflict(_("this main match is already under way or decided"))
         players = [Entrant.objects.get(pk=pk) for pk in season_for(tournament).players]
         game = game_services.game_create(
             engine_key=engine,
@@ -259,7 +269,7 @@ def main_match_record(*, episode: Episode, by: Any, winners: list[int], losers: 
         tournament, episode = _lock_episode(episode)
         services.check_runs(tournament, by)
         if episode.status != Status.MAIN_MATCH:
-            raise Conflict("this episode's main match is already decided")
+            raise Conflict(_("this episode's main match is already decided"))
         rules = rules_for(tournament)
         season = season_for(tournament)
         season, pure = _decided(genius.main_match, season, episode.number, winners, losers, rules)
@@ -277,8 +287,8 @@ def candidates_choose(*, episode: Episode, by: Any, chosen: list[int]) -> None:
     with transaction.atomic():
         tournament, episode = _lock_episode(episode)
         if episode.status != Status.CANDIDATES:
-            raise Conflict("candidates are not being chosen now")
-        _check_member(tournament, by, episode.winners, "only the main match winners choose")
+            raise Conflict(_("candidates are not being chosen now"))
+        _check_member(tournament, by, episode.winners, _("only the main match winners choose"))
         season = season_for(tournament, episode)
         pure = _decided(
             genius.name_elimination_candidates, episode_for(episode), rules_for(tournament), chosen
@@ -294,8 +304,8 @@ def token_give(*, episode: Episode, by: Any, giver: int, receiver: int) -> None:
     with transaction.atomic():
         tournament, episode = _lock_episode(episode)
         if episode.status != Status.TOKENS:
-            raise Conflict("no Token of Life is waiting to be given")
-        _check_member(tournament, by, [giver], "only the sole winner gives their token away")
+            raise Conflict(_("no Token of Life is waiting to be given"))
+        _check_member(tournament, by, [giver], _("only the sole winner gives their token away"))
         season, pure = _decided(
             genius.give_token,
             season_for(tournament, episode),
@@ -314,14 +324,14 @@ def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
     with transaction.atomic():
         tournament, episode = _lock_episode(episode)
         if episode.status != Status.OPPONENTS:
-            raise Conflict("opponents are not being chosen now")
-        _check_member(tournament, by, [ec], "each candidate chooses their own opponent")
+            raise Conflict(_("opponents are not being chosen now"))
+        _check_member(tournament, by, [ec], _("each candidate chooses their own opponent"))
         if (
             episode.dmo_deadline
             and timezone.now() > episode.dmo_deadline
             and not _runs(tournament, by)
         ):
-            raise Conflict("the deadline to choose has passed; the host decides now")
+            raise Conflict(_("the deadline to choose has passed; the host decides now"))
         season = season_for(tournament, episode)
         pure = _decided(genius.choose_opponent, season, episode_for(episode), ec, dmo)
         _store(episode, pure, season)
@@ -330,6 +340,72 @@ def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
             episode.status = Status.DEATH_MATCH
             _create_death_matches(tournament, episode)
         episode.save()
+
+
+# Until the Death Match begins the host may set how it is played and the DMO-pick deadline.
+DM_SETUP_STATUSES = (Status.MAIN_MATCH, Status.CANDIDATES, Status.TOKENS, Status.OPPONENTS)
+
+
+def death_match_setup(
+    *,
+    episode: Episode,
+    by: Any,
+    engine: str = "",
+    config: dict[str, Any] | None = None,
+    time_control: dict[str, Any] | None = None,
+    dmo_deadline: Any = None,
+) -> None:
+    """The host chooses this episode's Death Match: its engine, the engine's config and the
+    time control (allowance and reserve per phase), checked now for a two-seat game, and the
+    deadline for the EC's DMO pick. After that deadline the EC can no longer pick: the season
+    rules name no default DMO, so the host picks (the console prompts them)."""
+    with transaction.atomic():
+        tournament, episode = _lock_episode(episode)
+        services.check_runs(tournament, by)
+        if episode.kind == Episode.Kind.FINAL or episode.status not in DM_SETUP_STATUSES:
+            raise Conflict(_("this episode's Death Match has begun; its settings stay as they are"))
+        engine = engine or tournament.game
+        if engine not in engines.known_keys():
+            raise TournamentUserError(
+                _("unknown game %(game)r; games: %(games)s")
+                % {"game": engine, "games": ", ".join(engines.known_keys())}
+            )
+        played = engines.get(engine)
+        if not played.min_seats <= 2 <= played.max_seats:
+            raise TournamentUserError(
+                _("a Death Match is a two-player game; %(game)s is not") % {"game": played.name}
+            )
+        if dmo_deadline is not None and dmo_deadline <= timezone.now():
+            raise TournamentUserError(_("the deadline must be in the future"))
+        try:
+            checked = played.validate_config(config or {}, 2)
+            defaults = game_services.time_control_defaults(played, checked)
+            TimeControl.from_json(time_control or {}, defaults)
+        except (ConfigError, TimeControlError) as error:
+            raise TournamentUserError(str(error)) from None
+        episode.dm_engine = engine
+        episode.dm_ruleset = config or {}
+        episode.dm_time_control = time_control or {}
+        episode.dmo_deadline = dmo_deadline
+        episode.save(update_fields=["dm_engine", "dm_ruleset", "dm_time_control", "dmo_deadline"])
+        audit(
+            tournament,
+            by,
+            "season.death_match_setup",
+            episode=episode.number,
+            engine=engine,
+            time_control=episode.dm_time_control,
+            dmo_deadline=dmo_deadline.isoformat() if dmo_deadline else None,
+        )
+
+
+def dmo_pick_overdue(episode: Episode) -> bool:
+    """The DMO-pick deadline has passed with a pick still missing: the host must pick."""
+    return bool(
+        episode.status == Status.OPPONENTS
+        and episode.dmo_deadline
+        and timezone.now() > episode.dmo_deadline
+    )
 
 
 def _check_member(tournament: Tournament, user: Any, entrant_ids: list[int], message: str) -> None:
@@ -362,7 +438,7 @@ def _next_status(pure: genius.Episode) -> str:
 def _round_for(tournament: Tournament, episode: Episode) -> tuple[Stage, Round]:
     stage = tournament.stages.get(format=genius.KEY)
     bracket = "final" if episode.kind == Episode.Kind.FINAL else "episodes"
-    round_, _ = Round.objects.get_or_create(
+    round_, _created = Round.objects.get_or_create(
         stage=stage, bracket=bracket, number=episode.number, defaults={"status": "running"}
     )
     return stage, round_
@@ -370,6 +446,13 @@ def _round_for(tournament: Tournament, episode: Episode) -> tuple[Stage, Round]:
 
 def _create_death_matches(tournament: Tournament, episode: Episode) -> None:
     stage, round_ = _round_for(tournament, episode)
+    extra: dict[str, Any] = {"roles": ["EC", "DMO"]}
+    if episode.dm_engine:
+        extra["game"] = {
+            "engine": episode.dm_engine,
+            "config": episode.dm_ruleset,
+            "time_control": episode.dm_time_control,
+        }
     for index, (ec, dmo) in enumerate(episode.dmos.items(), start=1):
         match = Match.objects.create(
             stage=stage,
@@ -379,7 +462,7 @@ def _create_death_matches(tournament: Tournament, episode: Episode) -> None:
             home_id=int(ec),
             away_id=dmo,
             status=Match.Status.READY,
-            extra={"roles": ["EC", "DMO"]},
+            extra=extra,
         )
         services._open_match(match)
         emit(tournament.pk, "match.ready", **match_data(match))
@@ -411,7 +494,7 @@ def match_decided(match: Match) -> None:
         return
     result = _death_match_result(episode, match)
     before = ledger_for(tournament)
-    _, after = _decided(
+    _before, after = _decided(
         genius.eliminate,
         season_for(tournament, episode),
         result,
@@ -494,16 +577,16 @@ def ledger_record(
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if kind == "transfer" and not _runs(tournament, by):
-            _check_member(tournament, by, [entrant], "only the payer can transfer their garnets")
+            _check_member(tournament, by, [entrant], _("only the payer can transfer their garnets"))
         else:
             services.check_runs(tournament, by)
         if tournament.format != genius.KEY:
-            raise TournamentUserError("garnets belong to Genius seasons")
+            raise TournamentUserError(_("garnets belong to Genius seasons"))
         named = {entrant} | ({to} if to is not None else set())
         if tournament.entrants.filter(pk__in=named).count() != len(named):
-            raise TournamentUserError("every entrant in a ledger entry must be in this season")
+            raise TournamentUserError(_("every entrant in a ledger entry must be in this season"))
         if kind == "transfer" and to is None:
-            raise TournamentUserError('a transfer needs "to": the entrant who receives it')
+            raise TournamentUserError(_('a transfer needs "to": the entrant who receives it'))
         currency = rules_for(tournament).currency
         operations = {
             "award": lambda led: ledger.award(led, entrant, amount, reason, currency=currency),
@@ -513,7 +596,9 @@ def ledger_record(
             ),
         }
         if kind not in operations:
-            raise TournamentUserError(f"a ledger entry is one of: {', '.join(operations)}")
+            raise TournamentUserError(
+                _("a ledger entry is one of: %(kinds)s") % {"kinds": ", ".join(operations)}
+            )
         before = ledger_for(tournament)
         after = _decided(operations[kind], before)
         _append_ledger(tournament, before, after)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import engines
 from games import services as game_services
@@ -65,7 +66,7 @@ def check_runs(tournament: Tournament, user: Any) -> None:
         return
     if user.pk == tournament.organiser_id or is_staff_admin(user):
         return
-    raise Forbidden("only this tournament's organiser can do that")
+    raise Forbidden(_("only this tournament's organiser can do that"))
 
 
 # -- registration -----------------------------------------------------------------------------
@@ -79,19 +80,24 @@ RESERVED_SLUGS = frozenset({"new", "mine"})
 def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
     """A draft tournament; the game, format and tie-break chain are checked up front."""
     if not is_organiser(organiser):
-        raise Forbidden("only organisers can create tournaments")
+        raise Forbidden(_("only organisers can create tournaments"))
     if fields.get("game") not in engines.known_keys():
         raise TournamentUserError(
-            f"unknown game {fields.get('game')!r}; games: {', '.join(engines.known_keys())}"
+            _("unknown game %(game)r; games: %(games)s")
+            % {"game": fields.get("game"), "games": ", ".join(engines.known_keys())}
         )
     if fields.get("slug") in RESERVED_SLUGS:
-        raise TournamentUserError(f"the address {fields['slug']!r} is reserved; choose another")
+        raise TournamentUserError(
+            _("the address %(slug)r is reserved; choose another") % {"slug": fields["slug"]}
+        )
     _check_settings(fields)
     try:
         with transaction.atomic():
             tournament = Tournament.objects.create(organiser=organiser, **fields)
     except IntegrityError:
-        raise Conflict(f"the address {fields.get('slug')!r} is taken; choose another") from None
+        raise Conflict(
+            _("the address %(slug)r is taken; choose another") % {"slug": fields.get("slug")}
+        ) from None
     audit(tournament, organiser, "tournament.created", format=tournament.format)
     return tournament
 
@@ -100,7 +106,9 @@ def _check_settings(fields: dict[str, Any]) -> None:
     """The format, tie-break chain, regulations, game settings and season rules: checked
     the same way when a tournament is created and each time it is edited."""
     if fields.get("format") not in TOURNAMENT_FORMATS:
-        raise TournamentUserError(f"the format is one of: {', '.join(TOURNAMENT_FORMATS)}")
+        raise TournamentUserError(
+            _("the format is one of: %(formats)s") % {"formats": ", ".join(TOURNAMENT_FORMATS)}
+        )
     try:
         for key in fields.get("tiebreaks", []):
             tiebreaks.get(key)
@@ -109,6 +117,11 @@ def _check_settings(fields: dict[str, Any]) -> None:
     except FormatError as error:
         raise TournamentUserError(str(error)) from None
     _check_game_settings(fields)
+    pairing = (fields.get("format_options") or {}).get("pairing", "automatic")
+    if fields.get("format") == "swiss" and pairing not in SWISS_PAIRING:
+        raise TournamentUserError(
+            _("pairing is one of: %(choices)s") % {"choices": ", ".join(SWISS_PAIRING)}
+        )
     if fields.get("format") == "genius":
         from tournaments.seasons import rules_for
 
@@ -141,11 +154,13 @@ def tournament_update(*, tournament: Tournament, by: Any, **fields: Any) -> Tour
         tournament = _lock(tournament)
         check_runs(tournament, by)
         if tournament.status not in (Status.DRAFT, Status.REGISTRATION, Status.CHECK_IN):
-            raise Conflict("a tournament's settings change only until it starts")
+            raise Conflict(_("a tournament's settings change only until it starts"))
         allowed = EDITABLE + (EDITABLE_IN_DRAFT if tournament.status == Status.DRAFT else ())
         refused = sorted(set(fields) - set(allowed))
         if refused:
-            raise TournamentUserError(f"these cannot change now: {', '.join(refused)}")
+            raise TournamentUserError(
+                _("these cannot change now: %(fields)s") % {"fields": ", ".join(refused)}
+            )
         current = {name: getattr(tournament, name) for name in (*EDITABLE, *EDITABLE_IN_DRAFT)}
         _check_settings(current | fields)
         changed = sorted(name for name, value in fields.items() if current[name] != value)
@@ -180,7 +195,8 @@ def _check_game_settings(fields: dict[str, Any]) -> None:
     undecided = (fields.get("ruleset") or {}).get("undecided", "replay")
     if undecided not in UNDECIDED_RULES:
         raise TournamentUserError(
-            f"ruleset: undecided must be one of {', '.join(UNDECIDED_RULES)}, got {undecided!r}"
+            _("ruleset: undecided must be one of %(rules)s, got %(value)r")
+            % {"rules": ", ".join(UNDECIDED_RULES), "value": undecided}
         )
     try:
         config = engine.validate_config(engine_config(fields.get("ruleset") or {}), seats)
@@ -195,7 +211,7 @@ def registration_open(*, tournament: Tournament, by: Any) -> None:
         tournament = _lock(tournament)
         check_runs(tournament, by)
         if tournament.status != Status.DRAFT:
-            raise Conflict("registration opens once, from a draft tournament")
+            raise Conflict(_("registration opens once, from a draft tournament"))
         tournament.status = Status.REGISTRATION
         tournament.save(update_fields=["status"])
         audit(tournament, by, "registration.opened")
@@ -213,16 +229,16 @@ def entrant_register(
     with transaction.atomic():
         tournament = _lock(tournament)
         if tournament.status != Status.REGISTRATION:
-            raise Conflict("registration is not open")
+            raise Conflict(_("registration is not open"))
         now = timezone.now()
         if tournament.registration_opens and now < tournament.registration_opens:
-            raise Conflict("registration has not opened yet")
+            raise Conflict(_("registration has not opened yet"))
         if tournament.registration_closes and now > tournament.registration_closes:
-            raise Conflict("registration has closed")
+            raise Conflict(_("registration has closed"))
         if tournament.entrants.filter(user=user).exists():
-            raise Conflict("you are already registered")
+            raise Conflict(_("you are already registered"))
         if partner is not None and partner == user:
-            raise TournamentUserError("a team of two needs two different people")
+            raise TournamentUserError(_("a team of two needs two different people"))
         taken = tournament.entrants.filter(status=Entrant.Status.REGISTERED).count()
         full = tournament.capacity is not None and taken >= tournament.capacity
         entrant = Entrant.objects.create(
@@ -245,7 +261,7 @@ def entrant_withdraw(*, entrant: Entrant, by: Any) -> None:
         if by != entrant.user:
             check_runs(tournament, by)
         if entrant.status in (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED):
-            raise Conflict("this entry has already ended")
+            raise Conflict(_("this entry has already ended"))
         held_place = entrant.status in (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
         entrant.status = Entrant.Status.WITHDRAWN
         entrant.save(update_fields=["status"])
@@ -269,7 +285,7 @@ def check_in_open(*, tournament: Tournament, by: Any) -> None:
         tournament = _lock(tournament)
         check_runs(tournament, by)
         if tournament.status != Status.REGISTRATION:
-            raise Conflict("check-in follows registration")
+            raise Conflict(_("check-in follows registration"))
         tournament.status = Status.CHECK_IN
         tournament.check_in_opens = tournament.check_in_opens or timezone.now()
         tournament.save(update_fields=["status", "check_in_opens"])
@@ -283,11 +299,14 @@ def entrant_check_in(*, entrant: Entrant, by: Any) -> None:
         if by != entrant.user:
             check_runs(tournament, by)  # the organiser may check someone in at the desk
         if tournament.status != Status.CHECK_IN:
-            raise Conflict("check-in is not open")
+            raise Conflict(_("check-in is not open"))
         if tournament.check_in_closes and timezone.now() > tournament.check_in_closes:
-            raise Conflict("check-in has closed")
+            raise Conflict(_("check-in has closed"))
         if entrant.status != Entrant.Status.REGISTERED:
-            raise Conflict(f"a {entrant.get_status_display().lower()} entry cannot check in")
+            raise Conflict(
+                _("a %(status)s entry cannot check in")
+                % {"status": str(entrant.get_status_display()).lower()}
+            )
         entrant.status = Entrant.Status.CHECKED_IN
         entrant.checked_in_at = timezone.now()
         entrant.save(update_fields=["status", "checked_in_at"])
@@ -301,9 +320,9 @@ def entrant_promote(*, entrant: Entrant, by: Any) -> None:
         check_runs(tournament, by)
         entrant.refresh_from_db()
         if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
-            raise Conflict("places are given before the start")
+            raise Conflict(_("places are given before the start"))
         if entrant.status != Entrant.Status.WAITLISTED:
-            raise Conflict("only a waitlisted entry can be promoted")
+            raise Conflict(_("only a waitlisted entry can be promoted"))
         entrant.status = Entrant.Status.REGISTERED
         entrant.save(update_fields=["status"])
         audit(tournament, by, "entrant.promoted", entrant=entrant.pk)
@@ -314,13 +333,13 @@ def entrant_disqualify(*, entrant: Entrant, by: Any, reason: str) -> None:
     to the waitlist as for a withdrawal; once running, a match they are playing or about to
     play is won by their opponent by forfeit."""
     if not reason.strip():
-        raise TournamentUserError("a disqualification needs a reason")
+        raise TournamentUserError(_("a disqualification needs a reason"))
     with transaction.atomic():
         tournament = _lock(entrant.tournament)
         check_runs(tournament, by)
         entrant.refresh_from_db()
         if entrant.status in (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED):
-            raise Conflict("this entry has already ended")
+            raise Conflict(_("this entry has already ended"))
         held_place = entrant.status in (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
         entrant.status = Entrant.Status.DISQUALIFIED
         entrant.save(update_fields=["status"])
@@ -350,17 +369,19 @@ def seeding_apply(
     """Number the taking-part entrants 1..n. With a check-in, those who did not check in are
     dropped to the bottom seeds (and take part only if the organiser keeps them)."""
     if method not in SEEDING_METHODS:
-        raise TournamentUserError(f"seeding is one of: {', '.join(SEEDING_METHODS)}")
+        raise TournamentUserError(
+            _("seeding is one of: %(methods)s") % {"methods": ", ".join(SEEDING_METHODS)}
+        )
     with transaction.atomic():
         tournament = _lock(tournament)
         check_runs(tournament, by)
         if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
-            raise Conflict("seeding happens before the start")
+            raise Conflict(_("seeding happens before the start"))
         active = list(tournament.entrants.filter(status__in=adapters.ACTIVE))
         if method == "manual":
             ids = [e.pk for e in active]
             if sorted(order or []) != sorted(ids):
-                raise TournamentUserError("a manual seeding lists every entrant exactly once")
+                raise TournamentUserError(_("a manual seeding lists every entrant exactly once"))
             position = {pk: i for i, pk in enumerate(order)}
             active.sort(key=lambda e: position[e.pk])
         elif method == "random":
@@ -387,11 +408,11 @@ def stage_start(*, tournament: Tournament, by: Any) -> Stage:
         tournament = _lock(tournament)
         check_runs(tournament, by)
         if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
-            raise Conflict("this tournament has already started")
+            raise Conflict(_("this tournament has already started"))
         withdraw_no_shows(tournament)
         seeded = adapters.seeded_entrants_for(tournament)
         if len(seeded) < 2:
-            raise Conflict("at least two seeded entrants are needed; apply a seeding first")
+            raise Conflict(_("at least two seeded entrants are needed; apply a seeding first"))
         stage = Stage.objects.create(
             tournament=tournament,
             number=tournament.stages.count() + 1,
@@ -409,7 +430,9 @@ def stage_start(*, tournament: Tournament, by: Any) -> Stage:
             elif stage.format in adapters.BRACKET_FORMATS:
                 _create_bracket(stage, len(seeded))
             else:
-                raise TournamentUserError(f"{stage.format!r} tournaments are run as seasons")
+                raise TournamentUserError(
+                    _("%(format)r tournaments are run as seasons") % {"format": stage.format}
+                )
         except FormatError as error:
             raise TournamentUserError(str(error)) from None
         tournament.status = Status.RUNNING
@@ -511,7 +534,7 @@ def _resolve_slot(slot: Any, seeds: dict[int, Entrant], by_code: dict[str, Match
         return None
     if isinstance(slot, int):
         return seeds.get(slot)  # a seed that withdrew before the start plays as a bye
-    code, _, outcome = slot.partition(":")
+    code, _sep, outcome = slot.partition(":")
     source = by_code[code]
     if not source.is_decided:
         return _UNKNOWN
@@ -544,6 +567,32 @@ def _close_as_bye(match: Match) -> None:
     match.save()
 
 
+# A Swiss pairs its next round by itself once a round is over (``automatic``), or when its
+# organiser starts it (``"pairing": "organiser"`` in the format options).
+SWISS_PAIRING = ("automatic", "organiser")
+
+
+def _pairs_by_hand(stage: Stage) -> bool:
+    return stage.format == "swiss" and (stage.options or {}).get("pairing") == "organiser"
+
+
+def swiss_round_start(*, tournament: Tournament, by: Any) -> Round:
+    """Pair and start a Swiss's next round, the last one being over."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        check_runs(tournament, by)
+        stage = tournament.stages.filter(status=Stage.Status.RUNNING, format="swiss").last()
+        if stage is None:
+            raise Conflict(_("only a running Swiss tournament starts rounds"))
+        if stage.rounds.exclude(status=Round.Status.FINISHED).exists():
+            raise Conflict(_("the current round is still being played"))
+        number = stage.rounds.count() + 1
+        _pair_swiss_round(stage, number)
+        audit(tournament, by, "round.started", stage=stage.number, round=number)
+        _advance(stage)
+        return stage.rounds.get(number=number)
+
+
 def _close_rounds(stage: Stage) -> bool:
     """Finish rounds whose matches are all decided; open or pair the next; finish the stage."""
     changed = False
@@ -555,9 +604,14 @@ def _close_rounds(stage: Stage) -> bool:
         changed = True
         if stage.format == "round_robin":
             stage.rounds.filter(number=round_.number + 1).update(status=Round.Status.RUNNING)
-        elif stage.format == "swiss" and round_.number < (stage.total_rounds or 0):
+        elif (
+            stage.format == "swiss"
+            and round_.number < (stage.total_rounds or 0)
+            and not _pairs_by_hand(stage)
+        ):
             _pair_swiss_round(stage, round_.number + 1)
-    if not stage.rounds.exclude(status=Round.Status.FINISHED).exists():
+    unpaired = stage.format == "swiss" and stage.rounds.count() < (stage.total_rounds or 0)
+    if not unpaired and not stage.rounds.exclude(status=Round.Status.FINISHED).exists():
         _finish_stage(stage)
     return changed
 
@@ -580,6 +634,17 @@ def _open_match(match: Match) -> None:
         _start_next_game(match)
 
 
+def seat_roles_known(engine_key: str, config: dict[str, Any]) -> bool:
+    """Whether the game gives its seats the EC and DMO roles (Drafting Trios does); other
+    engines refuse a ``roles`` setting and play a Death Match without them."""
+    engine = engines.get(engine_key)
+    try:
+        engine.validate_config({**config, "roles": {"0": "EC", "1": "DMO"}}, 2)
+    except ConfigError:
+        return False
+    return True
+
+
 def _start_next_game(match: Match) -> None:
     """Create and start the match's next game; home takes seat 0 in odd games."""
     tournament = match.stage.tournament
@@ -589,14 +654,20 @@ def _start_next_game(match: Match) -> None:
     # Death Matches seat the EC at home and the DMO away; the roles travel with the entrant.
     home_role, away_role = match.extra.get("roles", ["", ""])
     roles = [home_role, away_role] if home_seat == 0 else [away_role, home_role]
+    # A Death Match carries the game its episode chose (seasons.death_match_setup).
+    played = match.extra.get("game") or {}
+    engine_key = played.get("engine", tournament.game)
+    config = played.get("config", engine_config(tournament.ruleset))
+    if any(roles) and not seat_roles_known(engine_key, config):
+        roles = ["", ""]  # the season itself gives the DMO a tie, whatever the game
     game = game_services.game_create(
-        engine_key=tournament.game,
+        engine_key=engine_key,
         seats=[
             game_services.SeatSpec(display_name=e.display_name, role=role)
             for e, role in zip(entrants, roles, strict=True)
         ],
-        config=engine_config(tournament.ruleset),
-        time_control=tournament.time_control,
+        config=config,
+        time_control=played.get("time_control", tournament.time_control),
         created_by=tournament.organiser,
     )
     for seat, entrant in zip(game.seats.order_by("number"), entrants, strict=True):
@@ -737,13 +808,15 @@ def match_report_result(
         plan = _correction_plan(match, winner, by, force, reason) if correcting else None
         if plan is not None and resets is None and plan.blocking:
             raise TournamentUserError(
-                'a forced correction names the matches it resets: send it with "dry_run": true '
-                'first, then again with the "resets" it lists'
+                _(
+                    'a forced correction names the matches it resets: send it with "dry_run": '
+                    'true first, then again with the "resets" it lists'
+                )
             )
         if plan is not None and resets is not None and sorted(resets) != sorted(plan.resets):
             raise Conflict(
-                f"the correction would now reset {_listed(plan.resets)}, not "
-                f"{_listed(resets)}; run the dry run again"
+                _("the correction would now reset %(now)s, not %(sent)s; run the dry run again")
+                % {"now": _listed(plan.resets), "sent": _listed(resets)}
             )
         previous = {"winner": match.winner_id, "home": match.home_score, "away": match.away_score}
         match.home_score, match.away_score = scores
@@ -787,7 +860,7 @@ def correction_preview(
         match = Match.objects.select_for_update().get(pk=match.pk)
         _checked_result(match, winner, home_score, away_score)
         if match.status != Match.Status.FINISHED:
-            raise Conflict(f"{match.code} has no result to correct yet")
+            raise Conflict(_("%(match)s has no result to correct yet") % {"match": match.code})
         return _correction_plan(match, winner, by, True, reason)
 
 
@@ -796,11 +869,11 @@ def _checked_result(
 ) -> tuple[float, float]:
     """The home and away scores of a result the match allows, or a refusal saying why."""
     if match.home is None or match.away is None:
-        raise Conflict("this match does not have both entrants yet")
+        raise Conflict(_("this match does not have both entrants yet"))
     if winner is not None and winner not in (match.home, match.away):
-        raise TournamentUserError("the winner must be one of the match's two entrants")
+        raise TournamentUserError(_("the winner must be one of the match's two entrants"))
     if winner is None and not _draws_allowed(match):
-        raise TournamentUserError("an elimination match needs a winner")
+        raise TournamentUserError(_("an elimination match needs a winner"))
     if winner is None:
         drawn = home_score if home_score is not None else 0.5
         return drawn, drawn
@@ -809,7 +882,7 @@ def _checked_result(
     home = home_score if home_score is not None else (won if home_won else lost)
     away = away_score if away_score is not None else (lost if home_won else won)
     if (home > away) != home_won:
-        raise TournamentUserError("the score contradicts the winner")
+        raise TournamentUserError(_("the score contradicts the winner"))
     return home, away
 
 
@@ -818,21 +891,30 @@ def _correction_plan(
 ) -> corrections.Plan:
     if match.stage.format == "genius":
         raise Conflict(
-            "a Death Match result is settled into the season (the elimination and its "
-            "garnets); changing it is a dispute ruling"
+            _(
+                "a Death Match result is settled into the season (the elimination and its "
+                "garnets); changing it is a dispute ruling"
+            )
         )
     plan = corrections.plan(match, winner)
     if plan.blocking and not force:
-        started = ", ".join(plan.resets) or f"round {match.round.number + 1}"
-        verb = "already started" if plan.resets else "is already paired"
-        raise Conflict(f"{started} {verb}; a staff admin may force the correction with a reason")
+        if plan.resets:
+            message = _(
+                "%(matches)s already started; a staff admin may force the correction with a reason"
+            ) % {"matches": ", ".join(plan.resets)}
+        else:
+            message = _(
+                "round %(number)s is already paired; a staff admin may force the correction "
+                "with a reason"
+            ) % {"number": match.round.number + 1}
+        raise Conflict(message)
     if force and not (is_staff_admin(by) and reason.strip()):
-        raise Forbidden("forcing a correction takes a staff admin and a reason")
+        raise Forbidden(_("forcing a correction takes a staff admin and a reason"))
     return plan
 
 
 def _listed(codes: Any) -> str:
-    return ", ".join(codes) if codes else "no match"
+    return ", ".join(codes) if codes else _("no match")
 
 
 def _after_result(match: Match) -> None:

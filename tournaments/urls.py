@@ -16,6 +16,7 @@ urlpatterns = [
     ),
     path("<slug:slug>/seeding", api.SeedingView.as_view(), name="tournament-seeding"),
     path("<slug:slug>/start", api.StartView.as_view(), name="tournament-start"),
+    path("<slug:slug>/next-round", api.NextRoundView.as_view(), name="tournament-next-round"),
     path("<slug:slug>/register", api.RegisterView.as_view(), name="tournament-register"),
     path("<slug:slug>/withdraw", api.WithdrawView.as_view(), name="tournament-withdraw"),
     path("<slug:slug>/check-in", api.CheckInView.as_view(), name="tournament-check-in"),
@@ -71,6 +72,11 @@ urlpatterns = [
         "<slug:slug>/episodes/<number:number>/main-match",
         api.MainMatchView.as_view(),
         name="episode-main-match",
+    ),
+    path(
+        "<slug:slug>/episodes/<number:number>/death-match",
+        api.DeathMatchSetupView.as_view(),
+        name="episode-death-match",
     ),
     path(
         "<slug:slug>/episodes/<number:number>/candidates",

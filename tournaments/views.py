@@ -31,7 +31,16 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import engines
 from hosting.errors import NotFound, UserError
-from tournaments import adapters, api, bracket_layout, live, seasons, services, tables
+from tournaments import (
+    adapters,
+    api,
+    bracket_layout,
+    form_feedback,
+    live,
+    seasons,
+    services,
+    tables,
+)
 from tournaments.formats import genius
 from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
 from tournaments.templatetags.tournament_pages import FORMATS, TOURNAMENT_STATUS
@@ -240,8 +249,18 @@ def my_entry(tournament: Tournament, user: Any) -> dict[str, Any]:
     )
     if match is not None:
         opponent = match.away if match.home_id == entrant.pk else match.home
-        games = list(match.match_games.order_by("number").values_list("game_id", flat=True))
-        context["next_match"] = {"code": match.code, "status": match.status, "games": games}
+        links = match.match_games.order_by("number").select_related("game")
+        played = [link.game for link in links]
+        current = played[-1] if played and match.status == Match.Status.LIVE else None
+        context["next_match"] = {
+            "code": match.code,
+            "status": match.status,
+            "games": [game.pk for game in played],
+            # When it began (the game's start, else when it became ready) and the clock's
+            # next deadline, both public on the game's own page.
+            "since": (current.started if current else None) or match.updated,
+            "deadline": current.next_deadline if current else None,
+        }
         context["opponent"] = {"name": opponent.display_name if opponent else None}
     return context
 
@@ -281,7 +300,9 @@ def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]
         and episode.status == Episode.Status.MAIN_MATCH
         and episode.mm_deadline is not None
         and episode.mm_deadline > timezone.now()
+        and (submission is None or seasons.rules_for(tournament).sealed_edits)
     )
+    context["sealed_edits"] = seasons.rules_for(tournament).sealed_edits
     if episode.status == Episode.Status.CANDIDATES and entrant.pk in episode.winners:
         context["candidates"] = [(pk, names[pk]) for pk in episode.losers]
     if episode.status == Episode.Status.TOKENS and episode.tokens_to_give.get(str(entrant.pk)):
@@ -290,8 +311,12 @@ def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]
         ]
     picking = episode.status == Episode.Status.OPPONENTS and entrant.pk in episode.ecs
     if picking and str(entrant.pk) not in episode.dmos:
-        eligible = genius.eligible_opponents(season, seasons.episode_for(episode))
-        context["eligible"] = [(pk, names[pk]) for pk in eligible]
+        if seasons.dmo_pick_overdue(episode):
+            context["pick_overdue"] = True  # the host picks for them now
+        else:
+            eligible = genius.eligible_opponents(season, seasons.episode_for(episode))
+            context["eligible"] = [(pk, names[pk]) for pk in eligible]
+            context["dmo_deadline"] = episode.dmo_deadline
     others = [(pk, names[pk]) for pk in season.players if pk != entrant.pk]
     context["transfer_to"] = others if context["still_in"] else []
     return context
@@ -332,7 +357,17 @@ def entrants_list(tournament: Tournament) -> list[dict[str, Any]]:
 
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = visible_tournament(slug, request.user)
+    return _detail(request, visible_tournament(slug, request.user))
+
+
+def _detail(
+    request: HttpRequest,
+    tournament: Tournament,
+    told: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The tournament page; ``told`` is the feedback of a player's htmx-posted form."""
+    slug = tournament.slug
     entry = my_entry(tournament, request.user)
     started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
     season = tournament.format == genius.KEY and started
@@ -344,8 +379,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "runs": api._runs(tournament, request.user),
         "my_season": my_season(tournament, entry.get("entrant")) if season else {},
         "embed_url": request.build_absolute_uri(reverse("tournament-embed", args=[slug])),
+        "feedback": told,
     }
-    return render(request, "tournaments/detail.html", context)
+    return render(request, "tournaments/detail.html", context, status=status)
 
 
 @require_GET
@@ -377,8 +413,13 @@ def _acted(request: HttpRequest, slug: str, action: Any, done: str) -> HttpRespo
     try:
         action(tournament)
     except UserError as error:
+        if form_feedback.is_htmx(request):  # shown inside the form that was sent
+            told = form_feedback.feedback(request, [error.message], ok=False)
+            return form_feedback.answered(_detail(request, tournament, told, error.status), told)
         messages.error(request, error.message)
     else:
+        if form_feedback.is_htmx(request):
+            return _detail(request, tournament, form_feedback.feedback(request, [done], ok=True))
         messages.success(request, done)
     return redirect("tournament-detail", slug=slug)
 

@@ -120,7 +120,7 @@ def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
         engine,
         final.config,
         SEATS,
-        bytes.fromhex(final.seed),
+        final.rng_seed,  # the effective seed: the server seed with the client seeds
         [(e.seat, e.action) for e in log],
     )
     assert canonical(rebuilt) == canonical(final.state)

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 # The hidden state of a running game, and sealed answers before their reveal.
 SECRETS = {
-    "games.gamesession": ["seed", "state"],
+    "games.gamesession": ["seed", "effective_seed", "state"],
     "games.seat": ["token_sha256", "guest_id"],
     "games.gameevent": ["action", "events"],
     "tournaments.sealedsubmission": ["text"],
@@ -93,7 +93,7 @@ def test_a_running_games_seed_and_state_are_on_no_admin_page(client, boss, live_
         response = client.get(url)
         assert response.status_code == 200, url
         html = response.content.decode()
-        assert game.seed not in html, url
+        assert game.seed not in html and game.effective_seed not in html, url
         assert state not in html and hand not in html, url
         assert "f" * 64 not in html, url  # the seat token's hash
     events = client.get(reverse("admin:games_gameevent_changelist")).content.decode()

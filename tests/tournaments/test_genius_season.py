@@ -9,6 +9,7 @@ from django.utils import timezone
 from hosting.errors import Conflict, Forbidden
 from tests.tournaments.builders import open_tournament
 from tournaments import seasons, services
+from tournaments.formats import FormatError, genius
 from tournaments.models import AuditEntry, Entrant, Episode, LedgerEntry
 
 pytestmark = pytest.mark.django_db
@@ -187,3 +188,16 @@ def test_an_anonymous_visitor_decides_nothing(season):
     )
     with pytest.raises(Forbidden):
         seasons.candidates_choose(episode=episode, by=AnonymousUser(), chosen=[cast[5].pk])
+
+
+def test_a_season_may_keep_each_players_first_sealed_answer():
+    tournament, cast = open_tournament("genius", 4, format_options={**RULES, "sealed_edits": False})
+    episode = seasons.season_start(tournament=tournament, by=tournament.organiser)
+    soon = timezone.now() + timedelta(hours=1)
+    seasons.sealed_open(episode=episode, by=tournament.organiser, prompt="1-10?", deadline=soon)
+    seasons.sealed_submit(episode=episode, entrant=cast[0], by=cast[0].user, text="7")
+    with pytest.raises(Conflict, match="first answer"):
+        seasons.sealed_submit(episode=episode, entrant=cast[0], by=cast[0].user, text="8")
+    assert episode.submissions.get().text == "7"
+    with pytest.raises(FormatError, match="sealed_edits is true or false"):
+        genius.SeasonRules(sealed_edits="yes")

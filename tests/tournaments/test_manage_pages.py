@@ -7,7 +7,7 @@ from hosting.roles import STAFF_ADMIN
 from tests.games.hosting_helpers import register_tiny
 from tests.tournaments.builders import open_tournament, started, user
 from tests.tournaments.test_genius_season import RULES
-from tournaments import seasons
+from tournaments import seasons, services
 from tournaments.models import AuditEntry, Entrant, Episode, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -232,3 +232,105 @@ def test_a_disqualification_during_play_forfeits_the_open_match():
     )
     match.refresh_from_db()
     assert match.result_kind == "forfeit" and match.winner_id == match.home_id
+
+
+HTMX = {"HX-Request": "true"}
+
+
+def test_an_htmx_console_form_gets_its_refusal_inside_it_translated_and_nothing_changes():
+    tournament, _cast = open_tournament("single_elimination", 4)
+    client = Client(headers={"accept-language": "ru"})
+    client.force_login(tournament.organiser)
+    refused = client.post(
+        f"/tournaments/{tournament.slug}/manage/seed",
+        {"method": "manual", "seed-999": "1"},
+        headers={**HTMX, "HX-Trigger": "seeding-form"},
+    )
+    assert refused.status_code == 400  # swapped in all the same (htmx-config)
+    html = refused.content.decode()
+    form = html[
+        html.index('id="seeding-form"') : html.index("</form>", html.index('id="seeding-form"'))
+    ]
+    assert 'role="alert"' in form
+    assert "ручной посев перечисляет каждого участника ровно один раз" in form
+    assert list(tournament.entrants.order_by("seed").values_list("seed", flat=True)) == [1, 2, 3, 4]
+    done = client.post(
+        f"/tournaments/{tournament.slug}/manage/seed",
+        {"method": "rating"},
+        headers={**HTMX, "HX-Trigger": "seeding-form"},
+    )
+    assert done.status_code == 200 and 'role="status"' in done.content.decode()
+    assert 'id="console"' in done.content.decode()
+
+
+def test_a_plain_post_without_javascript_redirects_with_the_message():
+    tournament, _cast = open_tournament("single_elimination", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    response = client.post(f"/tournaments/{tournament.slug}/manage/start")
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "The tournament has started." in page and "data-feedback" not in page
+
+
+def test_a_form_gone_after_success_has_its_feedback_below_the_forms():
+    tournament, _cast = open_tournament("single_elimination", 4)
+    client = Client()
+    client.force_login(tournament.organiser)
+    done = client.post(
+        f"/tournaments/{tournament.slug}/manage/start", headers={**HTMX, "HX-Trigger": "start-form"}
+    ).content.decode()
+    assert 'id="start-form"' not in done
+    assert "The tournament has started." in done[done.index('id="console"') :]
+
+
+def test_a_swiss_whose_organiser_starts_each_round():
+    tournament, _cast = open_tournament(
+        "swiss", 4, format_options={"rounds": 2, "pairing": "organiser"}
+    )
+    client = Client()
+    client.force_login(tournament.organiser)
+    act(client, tournament, "start")
+    stage = tournament.stages.get()
+    assert "Pair and start round" not in console(client, tournament)  # round 1 is on
+    refused = client.post(
+        f"/api/tournaments/{tournament.slug}/next-round", content_type="application/json"
+    )
+    assert refused.status_code == 409 and "still being played" in refused.json()["detail"]
+    for match in stage.matches.filter(round__number=1):
+        services.match_report_result(match=match, by=tournament.organiser, winner=match.home)
+    stage.refresh_from_db()
+    assert stage.rounds.count() == 1 and stage.status == "running"  # waits for the organiser
+    html = act(client, tournament, "next-round")
+    assert "Round 2 is paired." in html
+    assert stage.matches.filter(round__number=2).count() == 2
+    assert "Pair and start round" not in console(client, tournament)
+    for match in stage.matches.filter(round__number=2):
+        services.match_report_result(match=match, by=tournament.organiser, winner=match.home)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    assert AuditEntry.objects.filter(
+        tournament=tournament, action="tournaments.round.started"
+    ).exists()
+
+
+def test_a_swiss_pairing_setting_is_checked():
+    with pytest.raises(services.TournamentUserError, match="pairing is one of"):
+        open_tournament("swiss", 4, format_options={"pairing": "sometimes"})
+
+
+def test_the_host_plays_the_main_match_as_a_game_on_its_own_clocks():
+    tournament, _cast = open_tournament("genius", 6, format_options=RULES)
+    client = Client()
+    client.force_login(tournament.organiser)
+    act(client, tournament, "start")
+    form = {"engine": "color_clash", "config": "{}", "allowances": '{"turn": 31}', "reserve": ""}
+    assert "turn" in act(client, tournament, "main-match", form)  # the game's own refusal
+    episode = Episode.objects.get(tournament=tournament, number=1)
+    assert episode.mm_game is None
+    form["allowances"], form["reserve"] = '{"turn": 60}', "10"
+    assert "The main match is being played." in act(client, tournament, "main-match", form)
+    episode.refresh_from_db()
+    assert episode.mm_game.engine == "color_clash"
+    assert episode.mm_game.time_control["allowances"] == {"turn": 60}
+    assert episode.mm_game.time_control["reserve"] == 10

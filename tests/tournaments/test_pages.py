@@ -5,12 +5,13 @@ from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.tournaments.builders import open_tournament, report_top_seed_wins, started, user
 from tests.tournaments.test_genius_season import RULES, play_episode
 from tournaments import seasons, services
 from tournaments.models import Tournament
+from tournaments.templatetags import tournament_pages as labels
 
 pytestmark = pytest.mark.django_db
 
@@ -285,6 +286,17 @@ def test_my_next_match_names_the_opponent(client):
     client.force_login(players[0].user)
     html = page(client, f"/tournaments/{tournament.slug}/")
     assert "Your next match: W1.1 against p4." in html
+    assert "Ready since" in html
+
+
+def test_my_live_match_links_its_game_and_counts_down_its_clock(client):
+    tournament, stage, players = started("single_elimination", 4, online=True)
+    game = stage.matches.get(code="W1.1").match_games.get().game
+    client.force_login(players[0].user)
+    html = page(client, f"/tournaments/{tournament.slug}/")
+    assert f'href="/games/{game.pk}/"' in html and "Being played since" in html
+    if game.next_deadline:
+        assert "next deadline in" in html and "data-countdown" in html
 
 
 # -- cost -------------------------------------------------------------------------------------
@@ -389,3 +401,43 @@ def test_my_tournaments_lists_my_entries_with_their_next_match(client):
     host.force_login(tournament.organiser)
     assert f"/tournaments/{tournament.slug}/manage/" in page(host, "/tournaments/mine/")
     assert Client().get("/tournaments/mine/").status_code == 302  # sign in first
+
+
+def test_a_service_refusal_is_shown_in_the_readers_language_and_the_api_keeps_english():
+    tournament, players = open_tournament("single_elimination", 2)
+    for language, words in (("pt-br", "você já está inscrito"), ("ru", "вы уже зарегистрированы")):
+        client = Client(headers={"accept-language": language})
+        client.force_login(players[0].user)
+        again = client.post(f"/tournaments/{tournament.slug}/register", follow=True)
+        assert words in again.content.decode()
+    api = Client(headers={"accept-language": "en"})
+    api.force_login(players[0].user)
+    answer = api.post(
+        f"/api/tournaments/{tournament.slug}/register", content_type="application/json"
+    )
+    assert answer.status_code == 409
+    assert answer.json()["detail"] == "you are already registered"
+
+
+def test_status_and_format_labels_are_the_models_own_translated():
+    assert set(labels.FORMATS) == set(services.TOURNAMENT_FORMATS)
+    assert dict(services.Match.Status.choices) == labels.MATCH_STATUS
+    with translation.override("ru"):
+        assert str(labels.format_label("double_elimination")) == "Двойное выбывание"
+        assert str(labels.tournament_status("running")) == str(Tournament.Status.RUNNING.label)
+    with translation.override("pt-br"):
+        assert str(labels.entrant_status("waitlisted")) == "Na lista de espera"
+
+
+def test_a_players_htmx_form_is_answered_with_the_panel_and_the_entrants():
+    tournament, _players = open_tournament("single_elimination", 2, capacity=2)
+    client = Client(headers={"accept-language": "pt-br"})
+    client.force_login(user("late"))
+    headers = {"HX-Request": "true", "HX-Trigger": "register-form"}
+    url = f"/tournaments/{tournament.slug}/register"
+    done = client.post(url, {"display_name": "Lat"}, headers=headers).content.decode()
+    assert 'id="player-forms"' in done and 'id="t-entrants"' in done
+    assert 'role="status"' in done and "data-feedback" in done
+    again = client.post(url, headers=headers)
+    assert again.status_code == 409
+    assert "você já está inscrito" in again.content.decode()

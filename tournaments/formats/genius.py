@@ -46,6 +46,7 @@ class SeasonRules:
     on_elimination: Literal["confiscated", "to_dm_winner"] = "confiscated"
     final_best_of: int = 3
     currency: str = GARNETS
+    sealed_edits: bool = True  # a sealed MM answer may be replaced until the deadline
 
     def __post_init__(self) -> None:
         if self.ec_rule not in EC_RULES:
@@ -73,6 +74,8 @@ class SeasonRules:
             raise FormatError(f"the final is best of an odd number, got {self.final_best_of!r}")
         if not isinstance(self.currency, str) or not self.currency.strip():
             raise FormatError(f"currency must be a name, e.g. garnets, got {self.currency!r}")
+        if not isinstance(self.sealed_edits, bool):
+            raise FormatError(f"sealed_edits is true or false, got {self.sealed_edits!r}")
 
 
 def _nonzero(mapping: Mapping[int, int]) -> dict[int, int]:

@@ -9,52 +9,24 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import escape
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games import engines
+from tournaments.models import Entrant, Episode, Match, Tournament
 
 register = template.Library()
 EN_DASH, MINUS = "\u2013", "\u2212"
 
-FORMATS = {
-    "single_elimination": _("Single elimination"),
-    "double_elimination": _("Double elimination"),
-    "round_robin": _("Round robin"),
-    "swiss": _("Swiss"),
-    "genius": _("Genius season"),
-}
-TOURNAMENT_STATUS = {
-    "draft": _("Draft"),
-    "registration": _("Registration open"),
-    "check_in": _("Check-in"),
-    "running": _("Running"),
-    "finished": _("Finished"),
-}
-MATCH_STATUS = {
-    "pending": _("Waiting for entrants"),
-    "ready": _("Ready"),
-    "live": _("Live"),
-    "finished": _("Finished"),
-    "closed": _("Not played"),
-}
-ENTRANT_STATUS = {
-    "registered": _("Registered"),
-    "waitlisted": _("Waitlisted"),
-    "checked_in": _("Checked in"),
-    "withdrawn": _("Withdrawn"),
-    "disqualified": _("Disqualified"),
-}
-EPISODE_STATUS = {
-    "main_match": _("Main match (MM)"),
-    "candidates": _("Naming the elimination candidate (EC)"),
-    "tokens": _("Giving a Token of Life (ToL)"),
-    "opponents": _("The EC picks a Death Match opponent (DMO)"),
-    "death_match": _("Death Match (DM)"),
-    "finished": _("Finished"),
-}
+# The labels of keys the models name are the models' own (one source for the pages and the
+# admin), lazily translated.
+FORMATS = dict(Tournament.Format.choices)
+TOURNAMENT_STATUS = dict(Tournament.Status.choices)
+MATCH_STATUS = dict(Match.Status.choices)
+ENTRANT_STATUS = dict(Entrant.Status.choices)
+EPISODE_STATUS = dict(Episode.Status.choices)
 TIEBREAKS = {
     "points": (_("Pts"), _("Points")),
     "wins": (_("Wins"), _("Number of wins")),
@@ -87,7 +59,7 @@ REGULATIONS = {
     "fide-2024": _("FIDE C.07, applied from 1 August 2024"),
     "fide-2026": _("FIDE C.07, amended with effect from 1 March 2026"),
 }
-VISIBILITY = {"public": _("Public"), "unlisted": _("Unlisted (by link only)")}
+VISIBILITY = dict(Tournament.Visibility.choices)
 
 
 def _label(table: dict[str, Any], key: Any) -> Any:
@@ -333,3 +305,37 @@ def bracket_cells(context: template.Context, column: Any, fed: int = 0) -> SafeS
             f"{match_box(context, cell.match)}</li>"
         )
     return mark_safe("".join(cells))  # the classes are fixed words, the rest escaped
+
+
+def _feedback_html(feedback: dict[str, Any]) -> SafeString:
+    lines = "".join(f"<li>{escape(line)}</li>" for line in feedback["lines"])
+    kind, role = ("ok", "status") if feedback["ok"] else ("error", "alert")
+    feedback["placed"] = True
+    return mark_safe(  # every line escaped above
+        f'<div class="form-feedback {kind}" role="{role}" tabindex="-1" data-feedback>'
+        f"<ul>{lines}</ul></div>"
+    )
+
+
+@register.simple_tag(takes_context=True)
+def form_feedback(context: template.Context, form_id: str) -> SafeString:
+    """What the last htmx-posted form was told, placed inside that form (``form_id``): the
+    service's refusal as an alert, or what was done as a status. Without JavaScript the same
+    words arrive as messages after the redirect."""
+    feedback = context.get("feedback")
+    inner = ""
+    if feedback and feedback.get("form") == form_id:
+        feedback["in_form"] = True
+        inner = _feedback_html(feedback)
+    # An empty slot too: where htmx puts a refusal, the rest of the form left as typed.
+    return format_html('<div class="feedback-slot" id="{}-feedback">{}</div>', form_id, inner)
+
+
+@register.simple_tag(takes_context=True)
+def form_feedback_rest(context: template.Context) -> SafeString:
+    """The feedback no form above took: its form is gone (a registration form once
+    registered) or had no id."""
+    feedback = context.get("feedback")
+    if not feedback or feedback.get("placed"):
+        return mark_safe("")
+    return _feedback_html(feedback)

@@ -8,6 +8,8 @@
 //   toAct(payload) -> [seat, ...]    who may act now (optional; view.to_act otherwise)
 //   reserveFirst                     true when the reserve decides games (Death Matches)
 
+import { withClientSeed } from "./client_seed.js";
+
 const { gettext, ngettext, interpolate } = window;
 const _ = (text) => (gettext ? gettext(text) : text);
 const fmt = (text, params) => interpolate(text, params, true); // text already translated
@@ -239,7 +241,7 @@ class Game {
   async claim(number) {
     const url = this.root.dataset.claim.replace(/\/seats\/0\/claim$/, `/seats/${number}/claim`);
     const invite = this.root.dataset.invite;
-    const answer = await this.post(url, invite ? { invite } : {});
+    const answer = await this.post(url, withClientSeed(invite ? { invite } : {}));
     if (answer.ok) {
       window.location.replace(this.root.dataset.page);
       return;

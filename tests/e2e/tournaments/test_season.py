@@ -51,7 +51,7 @@ def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot)
         page.goto(url)
         page.get_by_label("Your sealed answer").fill(f"{number} secret-{number}")
         page.get_by_role("button", name="Send my answer").click()
-        assert "Your sealed answer is saved." in page.locator(".messages").inner_text()
+        page.locator("[data-feedback]", has_text="Your sealed answer is saved.").wait_for()
         assert len(page.locator(".receipt code.hash").inner_text()) == 64
         players.append(page)
     screenshot(players[0], "tournament-season-sealed-answer")
@@ -64,10 +64,22 @@ def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot)
     console.goto(f"{url}manage/")
     time.sleep(max(0.0, (deadline - timezone.now()).total_seconds()) + 0.5)
     console.get_by_role("button", name="Reveal the answers").click()
-    assert "The sealed answers are revealed." in console.locator(".messages").inner_text()
+    console.locator("[data-feedback]", has_text="The sealed answers are revealed.").wait_for()
     spectator.get_by_text("1 secret-1").wait_for()  # live, without a reload
     console.get_by_role("checkbox", name=cast[0].display_name, exact=True).check()
     console.get_by_role("button", name="Record the main match").click()
+    console.locator("[data-feedback]", has_text="The main match is recorded.").wait_for()
+    # The host sets the episode's Death Match: Drafting Trios on its own clocks, and a
+    # deadline for the DMO pick.
+    dm = console.locator("#dm-setup")
+    dm.get_by_label("Game", exact=True).select_option("drafting_trios")
+    dm.get_by_label("Allowance per phase").fill('{"draft": 40, "play": 40, "choice": 40}')
+    dm.get_by_label("Reserve").fill("150")
+    pick_by = timezone.localtime(timezone.now() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    dm.get_by_label("Deadline for the EC's DMO pick").fill(pick_by)
+    dm.get_by_role("button", name="Save the DM settings").click()
+    console.locator("[data-feedback]", has_text="The Death Match settings are saved.").wait_for()
+    screenshot(console, "tournament-manage-season")
 
     # The sole MM winner names the EC and hands on the spare Token of Life.
     winner = players[0]
@@ -76,6 +88,7 @@ def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot)
     winner.get_by_role("button", name="Name the EC").click()
     winner.get_by_label("Give your spare Token of Life").select_option(str(cast[1].pk))
     winner.get_by_role("button", name="Give the ToL").click()
+    winner.locator("[data-feedback]", has_text="Your Token of Life is given.").wait_for()
 
     # The EC is offered only the players the rules allow, and picks one.
     ec = players[5]
@@ -84,7 +97,9 @@ def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot)
     offered_ids = {int(v) for v in offered.evaluate_all("os => os.map(o => o.value)")}
     assert offered_ids == {cast[2].pk, cast[3].pk, cast[4].pk}  # not the MM winner, not the ToL
     ec.get_by_label("pick your Death Match opponent").select_option(str(cast[2].pk))
+    assert ec.locator(".dmo-form time[data-countdown]").count() == 1  # the pick's deadline
     ec.get_by_role("button", name="Pick this DMO").click()
+    ec.locator("[data-feedback]", has_text="Your Death Match opponent is picked.").wait_for()
     assert Episode.objects.get(pk=episode.pk).status == "death_match"
 
     # The Death Match: EC and DMO follow "Play your game" to its play page and click it out.
@@ -103,6 +118,8 @@ def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot)
             duel[0].wait_for_timeout(50)
     game = GameSession.objects.get(pk=game_id)
     assert game.status == "finished"
+    assert game.time_control["reserve"] == 150  # the clocks the host chose for this DM
+    assert game.time_control["allowances"] == {"draft": 40, "play": 40, "choice": 40}
     spectator.locator(".season-cast tr.out").wait_for()  # live, without a reload
     loser = Entrant.objects.get(tournament=season, eliminated_in=1)
     assert loser.pk in (cast[5].pk, cast[2].pk)

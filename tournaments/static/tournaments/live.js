@@ -1,5 +1,6 @@
 // Tournament pages: the board follows the tournament's live stream, copy buttons, countdowns.
 // The stream only says "changed"; the board is then fetched as this viewer may see it.
+import { startCountdowns } from "./countdown.js";
 
 const board = document.getElementById("board");
 
@@ -75,21 +76,4 @@ for (const button of document.querySelectorAll("[data-copy]")) {
   });
 }
 
-function remaining(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const pad = (n) => String(n).padStart(2, "0");
-  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
-}
-
-for (const time of document.querySelectorAll("time[data-countdown]")) {
-  const end = Date.parse(time.getAttribute("datetime"));
-  const tick = () => {
-    const left = (end - Date.now()) / 1000;
-    time.textContent = remaining(left);
-    if (left <= 0) clearInterval(timer);
-  };
-  const timer = setInterval(tick, 1000);
-  tick();
-}
+startCountdowns(document);

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0004_tiebreak_regulations_by_version'),
+        ('tournaments', '0006_death_match_settings'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
