@@ -30,6 +30,7 @@ from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import audience_key, dumps, game_payload
 from hosting import broadcast
+from hosting.bearer import accepts_bearer
 
 KEEPALIVE_SECONDS = 15
 MAX_VERSION_DIGITS = 18
@@ -143,6 +144,7 @@ def _resume_from(request: HttpRequest) -> int | None:
 
 
 @csrf_exempt  # it only reads; any other method is refused as a 405 below
+@accepts_bearer
 async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method not in ("GET", "HEAD"):
         detail = f"{request.method} is not allowed: a live stream is read with GET"

@@ -29,6 +29,7 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "games.gameevent": frozenset({"action", "events"}),
     "tournaments.sealedsubmission": frozenset({"text"}),
     "hosting.personaltoken": frozenset({"key_sha256"}),
+    "tournaments.webhookendpoint": frozenset({"secret"}),
 }
 
 

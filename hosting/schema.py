@@ -29,7 +29,8 @@ from games import fairness, room_api
 from hosting import api as ping
 from hosting import token_api
 from tournaments import api as tournaments_api
-from tournaments import audit_views, dispute_api, export_api, exports
+from tournaments import audit_views, dispute_api, export_api, exports, webhook_api
+from tournaments.events import EVENTS
 
 # -- the error shape ----------------------------------------------------------------------------
 
@@ -38,9 +39,10 @@ class Error(serializers.Serializer):
     error = serializers.CharField(help_text="a stable code: invalid, not_found, conflict, ...")
     detail = serializers.CharField(help_text="what went wrong, for a person to read")
     fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
+        child=serializers.JSONField(),
         required=False,
-        help_text="invalid input only: each field's problems",
+        help_text="invalid input only: each field's problems, a list of messages (a nested "
+        'field\'s: the same shape inside, e.g. {"seats": {"0": {"user": ["..."]}}})',
     )
     refusal = serializers.CharField(
         required=False,
@@ -56,7 +58,7 @@ ERRORS = {
     400: "invalid input (`invalid`, `parse_error`, `illegal_action`, `invalid_config`)",
     401: "a personal API token that is unknown or revoked (`not_authenticated`)",
     403: "not yours to do (`permission_denied`), or not signed in (`not_authenticated`)",
-    404: "no such game, tournament, match or episode (`not_found`)",
+    404: "no such game, tournament, match, episode or page (`not_found`)",
     409: "right request, wrong moment (`conflict`, `stale_version`)",
     413: "the body is too large (`payload_too_large`)",
     415: "the body is not JSON (`unsupported_media_type`)",
@@ -159,13 +161,18 @@ class Game(serializers.Serializer):
     )
     seats = GameSeat(many=True)
     time_control = _object("time_control")
-    clocks = _object("clocks", "each seat's remaining allowance and reserve (once started)")
+    clocks = serializers.DictField(
+        required=False, help_text="each seat's remaining allowance and reserve (once started)"
+    )
     windows = serializers.ListField(child=_object("window"), required=False)
-    view = _object("view", "the engine's view for your seat (spectators: the public view)")
+    view = serializers.DictField(
+        required=False,
+        help_text="the engine's view for your seat (spectators: the public view), once started",
+    )
     legal = serializers.ListField(
         child=_object("action"), required=False, help_text="your legal actions (a seat, running)"
     )
-    outcome = _object("outcome", "once ended")
+    outcome = serializers.DictField(required=False, help_text="once ended")
     seed = serializers.CharField(required=False, help_text="revealed once ended")
     invite = serializers.CharField(required=False, help_text="the creator only")
     invite_url = serializers.URLField(required=False, help_text="the creator only")
@@ -292,7 +299,10 @@ class MatchOut(serializers.Serializer):
     code = serializers.CharField(help_text='e.g. "W1.2", "L2.1", "GF"')
     bracket = serializers.CharField()
     round = serializers.IntegerField()
-    slots = serializers.ListField(child=serializers.CharField(), help_text="seeds or references")
+    slots = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text='who fills each side: a seed (1), a reference ("W1.2:winner"), or null (a bye)',
+    )
     home = Side(allow_null=True)
     away = Side(allow_null=True)
     best_of = serializers.IntegerField()
@@ -384,7 +394,9 @@ class TournamentDetail(TournamentSummary):
     entrants = EntrantOut(many=True)
     stages = StageOut(many=True)
     episodes = Episode(many=True, required=False, help_text="Genius seasons only")
-    balances = _object("balances", "Genius seasons only: each entrant's currency")
+    balances = serializers.DictField(
+        required=False, help_text="Genius seasons only: each entrant's currency"
+    )
 
 
 class SeedingOut(serializers.Serializer):
@@ -540,8 +552,8 @@ class ExportedGame(serializers.Serializer):
         child=serializers.CharField(allow_blank=True), required=False, help_text="an ended game"
     )
     effective_seed = serializers.CharField(required=False, help_text="an ended game")
-    config = _object("config")
-    outcome = _object("outcome", "an ended game")
+    config = serializers.DictField(required=False, help_text="an ended game")
+    outcome = serializers.DictField(required=False, help_text="an ended game")
     log = LogEvent(many=True, allow_null=True, help_text="null while the game is played")
     spectator_view = Game(required=False, help_text="a game not over: what spectators see")
 
@@ -604,6 +616,41 @@ class RoomOut(serializers.Serializer):
     game_url = serializers.URLField(required=False)
     rounds = serializers.ListField(child=_object("round"), required=False)
     totals = RoomTotal(many=True, required=False, help_text="match totals over finished games")
+
+
+class Webhook(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS))
+    active = serializers.BooleanField()
+    discord = serializers.BooleanField(help_text="a Discord channel: sent readable messages")
+    created = serializers.DateTimeField()
+
+
+class WebhookWithSecret(Webhook):
+    secret = serializers.CharField(help_text="whsec_…: the key of its signatures")
+
+
+class Webhooks(serializers.Serializer):
+    webhooks = Webhook(many=True)
+
+
+class Delivery(serializers.Serializer):
+    id = serializers.IntegerField()
+    message_id = serializers.CharField(help_text="the webhook-id header, the same on retries")
+    event = serializers.CharField(help_text="one of the events, or webhook.test")
+    status = serializers.ChoiceField(choices=["pending", "retrying", "delivered", "failed"])
+    attempts = serializers.IntegerField()
+    response_code = serializers.IntegerField(allow_null=True, help_text="of the last attempt")
+    error = serializers.CharField(help_text="why the last attempt failed; empty if it did not")
+    created = serializers.DateTimeField()
+    last_attempt_at = serializers.DateTimeField(allow_null=True)
+    delivered_at = serializers.DateTimeField(allow_null=True)
+    payload = _object("payload", "the event as sent: type, timestamp, data")
+
+
+class DeliveryPage(TournamentPage):
+    results = Delivery(many=True)
 
 
 class Pong(serializers.Serializer):
@@ -682,7 +729,9 @@ annotate(
 )
 annotate(
     g.GameVerifyView,
-    get=operation(Verification, summary="Replay and check an ended game", errors=READ_ERRORS),
+    get=operation(
+        Verification, summary="Replay and check an ended game", errors=(*READ_ERRORS, 409)
+    ),
 )
 
 r = room_api
@@ -737,7 +786,7 @@ annotate(
     get=operation(
         TournamentPage,
         summary="Public tournaments",
-        errors=(401,),
+        errors=(401, 404),
         parameters=[PAGE],
         operation_id="tournaments_list",
     ),
@@ -959,4 +1008,46 @@ annotate(
 annotate(
     t.OpponentView,
     post=operation(Episode, request=t.OpponentInput, summary="Choose the Death Match opponent"),
+)
+
+w = webhook_api
+annotate(
+    w.WebhookListView,
+    get=operation(
+        Webhooks,
+        summary="The tournament's webhooks (organisers)",
+        errors=READ_ERRORS,
+        operation_id="tournaments_webhooks_list",
+    ),
+    post=operation(
+        WebhookWithSecret,
+        request=w.WebhookInput,
+        status=201,
+        summary="Add a webhook (organisers)",
+        description="A URL on a private or loopback address is refused in production; a "
+        "Discord channel's webhook URL is sent readable messages.",
+    ),
+)
+annotate(
+    w.WebhookDetailView,
+    get=operation(WebhookWithSecret, summary="A webhook and its secret", errors=READ_ERRORS),
+    patch=operation(Webhook, request=w.WebhookChangeInput, summary="Change a webhook"),
+    delete=operation(
+        Webhook, errors=(401, 403, 404), summary="Delete a webhook (and its delivery log)"
+    ),
+)
+annotate(
+    w.WebhookTestView,
+    post=operation(
+        Delivery, status=202, errors=(401, 403, 404), summary="Send a webhook.test event"
+    ),
+)
+annotate(
+    w.WebhookDeliveriesView,
+    get=operation(
+        DeliveryPage,
+        summary="A webhook's deliveries, newest first",
+        parameters=[PAGE],
+        errors=READ_ERRORS,
+    ),
 )

@@ -309,6 +309,23 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Genius Arena <noreply@localhost>")
 
+# Organisers' webhooks (tournaments.webhooks). A failed attempt is retried after the backoff,
+# doubled each time up to its maximum (Celery's retry_backoff, with full jitter), until the
+# delivery has had WEBHOOK_MAX_ATTEMPTS attempts: by default at most 30 s * (2**7 - 1), about
+# an hour, over the seven retries (half that on average, with the jitter).
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "8"))
+WEBHOOK_RETRY_BACKOFF_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BACKOFF_SECONDS", "30"))
+WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = 3600.0
+WEBHOOK_RETRY_JITTER = True
+WEBHOOK_TIMEOUT_SECONDS = 10.0
+# Targets on loopback, private, link-local or other non-public addresses: refused in
+# production (a webhook must never become a way into the server's own network), allowed in
+# development so that a receiver on the same machine works.
+WEBHOOK_PRIVATE_TARGETS = env_bool("WEBHOOK_PRIVATE_TARGETS", not PRODUCTION)
+# A webhook URL on these hosts under /api/webhooks/ is a Discord channel's: it is sent a
+# readable message instead of the event's JSON.
+WEBHOOK_DISCORD_HOSTS = ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

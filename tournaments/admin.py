@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from hosting.safe_admin import ReadOnly, ReadOnlyInline, through_service
-from tournaments import seasons, services
+from tournaments import seasons, services, webhooks
 from tournaments.models import (
     AuditEntry,
     Dispute,
@@ -26,6 +26,8 @@ from tournaments.models import (
     SealedSubmission,
     Stage,
     Tournament,
+    WebhookDelivery,
+    WebhookEndpoint,
 )
 
 
@@ -218,3 +220,33 @@ class LedgerEntryAdmin(ReadOnly):
     list_display = ("tournament", "kind", "entrant", "amount", "currency", "to", "reason", "at")
     list_filter = ("kind", "currency")
     readonly_fields = _all_fields(LedgerEntry)
+
+
+# -- webhooks (the signing secret is the organiser's: never shown here) -----------------------
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(ReadOnly):
+    list_display = ("tournament", "url", "active", "created_by", "created")
+    list_filter = ("active",)
+    search_fields = ("url", "tournament__slug")
+    fields = ("tournament", "url", "events", "active", "language", "created_by", "created")
+    readonly_fields = fields
+    actions = ["switch_off"]
+
+    @admin.action(description=_("Switch the selected webhooks off"))
+    def switch_off(self, request: HttpRequest, rows: QuerySet[WebhookEndpoint]) -> None:
+        through_service(
+            self,
+            request,
+            rows,
+            lambda e: webhooks.endpoint_update(endpoint=e, by=request.user, active=False),
+            _("{count} webhook(s) switched off."),
+        )
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(ReadOnly):
+    list_display = ("created", "endpoint", "event", "status", "attempts", "response_code")
+    list_filter = ("status", "event")
+    readonly_fields = _all_fields(WebhookDelivery)

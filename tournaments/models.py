@@ -502,3 +502,62 @@ class DisputeComment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role} on {self.dispute}"
+
+
+class WebhookEndpoint(models.Model):
+    """Where an organiser wants a tournament's events sent (``tournaments.webhooks``).
+
+    The secret is kept as is, not hashed: each delivery is signed with it (HMAC), and the
+    organiser reads it on the webhooks page to verify what arrives."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=64, help_text="whsec_ and the base64 of 24 bytes")
+    events = models.JSONField(default=list, help_text="The event types it is sent")
+    active = models.BooleanField(default=True)
+    language = models.CharField(
+        max_length=10, default="en", help_text="Of the readable messages (Discord)"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.url}"
+
+
+class WebhookDelivery(models.Model):
+    """One event for one endpoint, and how its attempts went. ``message_id`` is the
+    ``webhook-id`` header: the same on every retry, so a receiver can drop repeats."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RETRYING = "retrying", "Retrying"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed"
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    message_id = models.CharField(max_length=40, unique=True)
+    event = models.CharField(max_length=40)
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    response_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True, help_text="Why the last attempt failed")
+    created = models.DateTimeField(auto_now_add=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name_plural = "webhook deliveries"
+        indexes = [models.Index(fields=["endpoint", "created"])]
+
+    def __str__(self) -> str:
+        return f"{self.event} to {self.endpoint.url}: {self.status}"

@@ -24,6 +24,7 @@ from games.models import GameSession
 from hosting.errors import Conflict, Forbidden, UserError
 from hosting.roles import is_organiser, is_staff_admin
 from tournaments import adapters, corrections, tiebreaks
+from tournaments.events import emit, match_data
 from tournaments.formats import FormatError
 from tournaments.formats.double_elimination import reset_needed
 from tournaments.models import (
@@ -472,6 +473,7 @@ def stage_start(*, tournament: Tournament, by: Any) -> Stage:
         tournament.status = Status.RUNNING
         tournament.save(update_fields=["status"])
         audit(tournament, by, "stage.started", stage=stage.number, entrants=len(seeded))
+        emit(tournament.pk, "tournament.started", stage=stage.number, entrants=len(seeded))
         _advance(stage)
         return stage
 
@@ -555,6 +557,7 @@ def _advance(stage: Stage) -> None:
                 match.status = Match.Status.READY
                 match.save()
                 _open_match(match)
+                emit(stage.tournament_id, "match.ready", **match_data(match))
         progressed = _close_rounds(stage) or progressed
 
 
@@ -657,6 +660,7 @@ def _finish_stage(stage: Stage) -> None:
     tournament.status = Status.FINISHED
     tournament.save(update_fields=["status"])
     audit(tournament, None, "tournament.finished", stage=stage.number)
+    emit(tournament.pk, "tournament.finished", stage=stage.number)
 
 
 def _open_match(match: Match) -> None:
@@ -811,6 +815,7 @@ def _decide(match: Match, kind: str, winner: Entrant | None = None) -> None:
             (match.home, match.away) if home_won else (match.away, match.home)
         )
     match.save()
+    emit(match.stage.tournament_id, "match.result", **match_data(match))
 
 
 def match_report_result(
