@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games.invites import invite_for
@@ -20,6 +21,8 @@ from tests.e2e.games import create_game, organiser, version, wait_for_version
 # Short enough that idling drains the reserve within seconds; long enough that clicking
 # through a step never does on a slow machine.
 TIME_CONTROL = {"allowances": {"draft": 6, "play": 3, "choice": 6}, "reserve": 60}
+# A click waits this long for its card: longer means the board was redrawn under it.
+CLICK_MS = 3_000
 PRIVATE = {"hand", "pile", "picks", "discards", "discard_pile", "named_card", "my_choice"}
 
 
@@ -54,12 +57,25 @@ def select(buttons, indices: list[int]) -> None:
     for index in indices:
         button = buttons.nth(index)
         if button.get_attribute("aria-pressed") != "true":
-            button.click()
-        expect(buttons.nth(index)).to_have_attribute("aria-pressed", "true")
+            button.click(timeout=CLICK_MS)
+        expect(buttons.nth(index)).to_have_attribute("aria-pressed", "true", timeout=CLICK_MS)
 
 
 def act_if_asked(page) -> bool:
-    """Make this seat's choice by clicking, if it owes one: the first legal draft or play."""
+    """Make this seat's choice by clicking, if it owes one: the first legal draft or play.
+
+    The other seat's move can redraw the board between reading it and clicking (a card
+    detached, the pile passed on): the choice is then read again from the new board. The
+    server takes only a decision the seat owes, so a retry never acts twice."""
+    for _ in range(5):
+        try:
+            return _act_once(page)
+        except (PlaywrightError, AssertionError):
+            page.wait_for_timeout(100)
+    return _act_once(page)
+
+
+def _act_once(page) -> bool:
     if (
         page.locator(".dt-locked").count()
         or page.locator("#game").get_attribute("data-status") != "running"
@@ -70,10 +86,10 @@ def act_if_asked(page) -> bool:
     pile = page.locator('[data-zone="pile"] button')
     hand = page.locator('[data-zone="hand"] button')
     if last.count():
-        last.click()
+        last.click(timeout=CLICK_MS)
     elif pile.count() >= 2:
         select(pile, [0, 1])
-        page.locator(".dt-confirm:enabled").click()
+        page.locator(".dt-confirm:enabled").click(timeout=CLICK_MS)
     elif hand.count() >= 3:
         cards = [
             hand.nth(i).locator("[data-card]").get_attribute("data-card")
@@ -82,13 +98,13 @@ def act_if_asked(page) -> bool:
         numbers = [i for i, card in enumerate(cards) if re.fullmatch(r"[RGBY][1-6]", card)]
         chosen = (numbers + [i for i in range(len(cards)) if i not in numbers])[:3]
         select(hand, chosen)
-        page.locator(".dt-options button").first.click()
+        page.locator(".dt-options button").first.click(timeout=CLICK_MS)
     elif page.locator('[data-key="pass"]').count():
-        page.locator('[data-key="pass"]').click()
+        page.locator('[data-key="pass"]').click(timeout=CLICK_MS)
     elif page.locator('[data-key="name"]').count():
-        page.locator('[data-key="name"]').click()
+        page.locator('[data-key="name"]').click(timeout=CLICK_MS)
     elif page.locator('[data-key^="quake-"]').count():
-        page.locator('[data-key^="quake-"]').first.click()
+        page.locator('[data-key^="quake-"]').first.click(timeout=CLICK_MS)
     else:
         return False
     wait_for_version(page, before)
