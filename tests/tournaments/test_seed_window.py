@@ -5,6 +5,8 @@ ends, by the server's clock (a Celery timer, the overdue sweep, any read)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -128,7 +130,7 @@ def test_the_window_ends_by_the_server_clock_with_the_seeds_that_came(clock):
     )
     clock.advance(29)
     assert game_services.enforce_deadline(game_id=game.pk) == 0
-    assert sweep_overdue() == 0
+    assert GameSession.objects.get(pk=game.pk).status == "waiting"
     clock.advance(1.5)
     # A read finds the window over and deals: the absent player's part is "".
     assert game_services.fresh_game(game_id=game.pk).status == "running"
@@ -136,6 +138,18 @@ def test_the_window_ends_by_the_server_clock_with_the_seeds_that_came(clock):
     seeds = ["", "only-me"]
     assert game.effective_seed == fairness.effective_seed(bytes.fromhex(game.seed), seeds).hex()
     assert game_services.enforce_deadline(game_id=game.pk) == 0  # dealt once
+
+
+@pytest.mark.django_db
+def test_the_beat_sweep_deals_a_window_whose_timer_was_lost():
+    _, stage, _ = started("single_elimination", 2, online=True, seed_window_seconds=1)
+    game = match_game(stage)
+    assert sweep_overdue() == 0  # not yet due
+    time.sleep(max(0.0, game.next_deadline.timestamp() - time.time()) + 0.05)
+    assert sweep_overdue() == 1
+    game = GameSession.objects.get(pk=game.pk)
+    assert game.status == "running"
+    assert game.effective_seed == fairness.effective_seed(bytes.fromhex(game.seed), ["", ""]).hex()
 
 
 @pytest.mark.django_db
