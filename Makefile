@@ -40,7 +40,7 @@ apt-chromium:
 	else echo "no /usr/bin/chromium: the browser tests will be skipped (sudo apt-get install chromium)" >&2; fi
 
 run: install messages
-	$(PY) manage.py serve
+	EMAIL_BACKEND=django.core.mail.backends.console.EmailBackend $(PY) manage.py serve
 
 test: install messages browser
 	$(VENV)/bin/ruff check .

@@ -65,3 +65,7 @@ class GameEventAdmin(ReadOnly):
         # Events name drawn and dealt cards: nobody, staff included, reads them mid-game.
         ended = (GameSession.Status.FINISHED, GameSession.Status.ABORTED)
         return super().get_queryset(request).filter(game__status__in=ended)
+
+
+# The casual rooms' admin lives in its own module; importing it registers it.
+from games import room_admin  # noqa: E402, F401

@@ -16,6 +16,7 @@ from games import fairness, invites, services, store
 from games.access import seat_for, seat_key
 from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
+from games.public_log import history
 from games.verification import verify_game
 from hosting.bearer import enforce_csrf
 from hosting.errors import Conflict, Forbidden, NotFound
@@ -327,6 +328,14 @@ def log_payload(game: GameSession) -> dict[str, Any]:
         "outcome": game.outcome,
         "log": events,
     }
+
+
+class PublicLogView(APIView):
+    """What anyone may read of every action so far, while the game runs and after."""
+
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _game(game_id)
+        return Response({"game": game.pk, "version": game.version, "log": history(game)})
 
 
 class GameVerifyView(APIView):

@@ -104,6 +104,21 @@ def stop(tc: TimeControl, clock: Clock, now: float) -> Clock:
     return {"reserve": max(0.0, reserve), "phase": None, "serial": None, "started": None}
 
 
+def resumed(clock: Clock, paused_at: float, now: float) -> Clock:
+    """The clock after a pause from ``paused_at`` to ``now``: a running decision started that
+    much later, so it has exactly the allowance and reserve left that it had at the pause."""
+    if clock["started"] is None:
+        return clock
+    return {**clock, "started": clock["started"] + (now - paused_at)}
+
+
+def resumed_windows(
+    windows: list[dict[str, Any]], paused_at: float, now: float
+) -> list[dict[str, Any]]:
+    """Open rules windows after a pause: each closes as much later as the pause lasted."""
+    return [{**w, "deadline": w["deadline"] + (now - paused_at)} for w in windows]
+
+
 def overrun(tc: TimeControl, clock: Clock, now: float) -> float:
     """Seconds spent beyond the allowance of the running decision."""
     allowance = tc.allowance(clock["phase"]) if clock["started"] is not None else None

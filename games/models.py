@@ -38,6 +38,10 @@ class GameSession(models.Model):
     next_deadline = models.DateTimeField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     grace_seconds = models.PositiveIntegerField(default=90)
+    # Epoch seconds (as the clocks keep time) since when a dispute holds the clocks; None: not.
+    paused_at = models.FloatField(null=True, blank=True)
+    # A game continued from another's state (a dispute's rewind): {"game": id, "seq": n}.
+    origin = models.JSONField(null=True, blank=True)
     # With the game's id and SECRET_KEY it makes the invite (games.invites); not the invite.
     invite_nonce = models.CharField(max_length=32, blank=True, editable=False)
     created_by = models.ForeignKey(
@@ -79,6 +83,10 @@ class GameSession(models.Model):
     @property
     def is_running(self) -> bool:
         return self.status == self.Status.RUNNING
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
 
     @property
     def is_over(self) -> bool:
@@ -177,3 +185,7 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.seq} {self.action.get('type')}"
+
+
+# The casual rooms' models live in their own module; importing them registers them.
+from games.room_models import Room, RoomMember, RoomRound  # noqa: E402, F401

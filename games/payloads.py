@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from games import clocks, engines, store
+from games import clocks, engines, public_log, store
 from games.models import GameSession, Seat
 
 PUBLIC = "public"  # the audience key of spectators; seats are keyed by their number
@@ -27,11 +27,21 @@ def game_payload(
     return _for_audience(game, shared, seat.number if seat is not None else None)
 
 
-def render_all(game: GameSession, seats: list[Seat], moment: float) -> dict[str, str]:
+def render_all(
+    game: GameSession,
+    seats: list[Seat],
+    moment: float,
+    log: list[store.LogEntry] | None = None,
+) -> dict[str, str]:
     """Every audience's payload as compact JSON, keyed by ``audience_key``: the spectators
     and each person's seat. A computer's seat is nobody's audience (a stream still open for
-    a seat its person left finds its audience gone, and ends)."""
+    a seat its person left finds its audience gone, and ends).
+
+    ``log``, the commit's newly applied actions, goes along as their public log entries
+    (``"log"``): pages append them; one that sees a gap asks for the whole public log."""
     shared = _shared(game, seats, moment)
+    if log:
+        shared["log"] = public_log.recent(game, log)
     audiences = [None, *(s.number for s in seats if s.kind == Seat.Kind.HUMAN)]
     return {audience_key(n): dumps(_for_audience(game, shared, n)) for n in audiences}
 
@@ -73,8 +83,14 @@ def _shared(game: GameSession, seats: list[Seat], moment: float) -> dict[str, An
         # A seed window: the deal waits for the seats' client seeds until then at the latest.
         payload["seed_window_ends"] = game.next_deadline.timestamp()
     if game.state is not None:
-        # As the conformance harness checks them: the same whatever cards are hidden.
-        payload |= clocks.public(game.control(engine), game.clocks, game.windows, moment)
+        # As the conformance harness checks them: the same whatever cards are hidden. A paused
+        # game's clocks show what they had left when it paused.
+        at = game.paused_at if game.paused_at is not None else moment
+        payload |= clocks.public(game.control(engine), game.clocks, game.windows, at)
+        payload["paused"] = game.paused_at is not None
+        if game.paused_at is not None:  # frozen where they stood: nothing ticks on a board
+            for clock in payload["clocks"].values():
+                clock["running"] = False
     if game.is_over:
         payload["outcome"] = game.outcome
         payload["seed"] = game.seed

@@ -7,33 +7,46 @@ from the same pure clock arithmetic the server ran, at the times the log recorde
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from games import clocks, engines
-from games.engines.base import StepRng
+from games import clocks, engines, public_log
+from games.engines.base import StepRng, reshuffled_unseen
 from games.models import GameSession
 from hosting.errors import Conflict
 
 
-def steps(game: GameSession) -> dict[str, Any]:
-    """``{"seats": [...], "steps": [...]}``; step 0 is the deal, step n the n-th action."""
-    if not game.is_over:
+def steps(game: GameSession, *, full: bool = False) -> dict[str, Any]:
+    """``{"seats": [...], "steps": [...]}``; step 0 is the deal, step n the n-th action.
+
+    ``full`` (a staff admin's dispute page, never a public page) adds each step's whole
+    state and works while the game still runs."""
+    if not game.is_over and not full:
         raise Conflict("the replay opens once the game has ended")
     engine = engines.get(game.engine)
     seed = game.rng_seed  # the effective seed: the server seed with every client seed
     seats = list(game.seats.order_by("number"))
     numbers = [s.number for s in seats]
     control = game.control(engine)
-    state = engine.setup(game.config, len(seats), StepRng(seed, 0))
+    state, reserves = start_state(game)
     started = game.started.timestamp() if game.started else 0.0
-    seat_clocks = {str(n): clocks.new_clock(control) for n in numbers}
+    seat_clocks = {
+        str(n): {**clocks.new_clock(control), "reserve": reserves[str(n)]} for n in numbers
+    }
     _settle(engine, control, state, seat_clocks, started)
     frames = [_frame(engine, state, numbers, seat_clocks, None, None, started)]
+    if full:
+        frames[0]["state"] = json.loads(json.dumps(state))
     for event in game.log.order_by("seq"):
         moment = event.at.timestamp()
         engine.apply(state, event.seat, event.action, StepRng(seed, event.seq))
         _settle(engine, control, state, seat_clocks, moment)
-        frames.append(_frame(engine, state, numbers, seat_clocks, event.seat, event.action, moment))
+        frame = _frame(engine, state, numbers, seat_clocks, event.seat, event.action, moment)
+        # the step's caption: its public log entry, said in words by the page
+        frame["log"] = public_log.entry(game.engine, event.seq, event.seat, event.events)
+        if full:
+            frame["state"] = json.loads(json.dumps(state))
+        frames.append(frame)
     return {
         "seats": [
             {"number": s.number, "name": s.label(), "kind": s.kind, "role": s.role} for s in seats
@@ -76,3 +89,51 @@ def _frame(engine, state, numbers, seat_clocks, seat, action, moment: float) -> 
 
 
 _ABSENT = object()
+
+
+def start_state(
+    game: GameSession, *, seed: bytes | None = None
+) -> tuple[dict[str, Any], dict[str, float]]:
+    """The state a game started from and each seat's reserve then: the deal from its
+    effective seed (or ``seed``, as ``verify`` derives it), or, for a game continued from
+    another (``origin``), that game's state at the event it continued from with the unseen
+    cards reshuffled by this game's seed."""
+    engine = engines.get(game.engine)
+    seed = game.rng_seed if seed is None else seed
+    if game.origin is None:
+        control = game.control(engine)
+        count = game.seats.count()
+        reserves = {str(n): clocks.new_clock(control)["reserve"] for n in range(count)}
+        return engine.setup(game.config, count, StepRng(seed, 0)), reserves
+    source = GameSession.objects.get(pk=game.origin["game"])
+    state, reserves = state_at(source, game.origin["seq"])
+    return reshuffled_unseen(engine, state, StepRng(seed, 0)), reserves
+
+
+def replayed(game: GameSession, *, seed: bytes | None = None) -> dict[str, Any]:
+    """The state a game's whole log leads to from its start (``start_state``), as ``verify``
+    and ``check_games`` rebuild it to compare with the stored one."""
+    engine = engines.get(game.engine)
+    seed = game.rng_seed if seed is None else seed
+    state, _ = start_state(game, seed=seed)
+    for event in game.log.order_by("seq"):
+        engine.apply(state, event.seat, event.action, StepRng(seed, event.seq))
+    return state
+
+
+def state_at(game: GameSession, seq: int) -> tuple[dict[str, Any], dict[str, float]]:
+    """An ended game's full state after its ``seq``-th logged action (0: its start) and each
+    seat's reserve at that moment, rebuilt from the revealed seed as the replay page does."""
+    if not game.is_over:
+        raise Conflict("the state at an event is rebuilt once the game has ended")
+    engine = engines.get(game.engine)
+    seed = game.rng_seed
+    control = game.control(engine)
+    state, reserves = start_state(game)
+    seat_clocks = {key: {**clocks.new_clock(control), "reserve": r} for key, r in reserves.items()}
+    _settle(engine, control, state, seat_clocks, game.started.timestamp() if game.started else 0.0)
+    for event in game.log.filter(seq__lte=seq).order_by("seq"):
+        engine.apply(state, event.seat, event.action, StepRng(seed, event.seq))
+        _settle(engine, control, state, seat_clocks, event.at.timestamp())
+    # A decision under way at that event starts afresh in the new game: its reserve stands.
+    return state, {key: clock["reserve"] for key, clock in seat_clocks.items()}

@@ -29,6 +29,7 @@ from games.engines.base import (
     Engine,
     IllegalAction,
     StepRng,
+    reshuffled_unseen,
 )
 from games.models import GameSession, Seat, hash_token
 from games.payloads import render_all
@@ -140,6 +141,57 @@ def game_create(
                 user=spec.user,
             )
             for number, spec in enumerate(seats)
+        )
+    return game
+
+
+def game_continue_from(*, source_game_id: int, seq: int, created_by: Any = None) -> GameSession:
+    """A new game that starts where an ended game stood after its ``seq``-th logged action
+    (0: the deal): the same seats, hands and reserves, and a fresh seed for what nobody had
+    seen yet (``engines.base.reshuffled_unseen``). It waits for ``game_start`` as any game.
+
+    The source must be over (a dispute voids it first): its seed is then revealed, so anyone
+    can rebuild the starting state (``replays.start_state``) and verify the new game."""
+    from games import replays  # replays reads the models this module writes
+
+    source = GameSession.objects.get(pk=source_game_id)
+    if not source.is_over:
+        raise Conflict("a game continues from another once that one has ended")
+    if not 0 <= seq <= source.version:
+        raise UserError(f"the log has events 0 to {source.version}; there is no event {seq}")
+    engine = engine_for(source.engine)
+    seed = secrets.token_bytes(32)
+    # Reshuffled at ``game_start``, once the seats' client seeds are in.
+    state, reserves = replays.state_at(source, seq)
+    control = source.control(engine)
+    with transaction.atomic():
+        game = GameSession.objects.create(
+            engine=source.engine,
+            config=source.config,
+            time_control=source.time_control,
+            state=state,
+            clocks={
+                key: {**clocks.new_clock(control), "reserve": reserve}
+                for key, reserve in reserves.items()
+            },
+            seed=seed.hex(),
+            seed_sha256=fairness.commitment(seed),
+            origin={"game": source.pk, "seq": seq},
+            created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
+            grace_seconds=source.grace_seconds,
+            invite_nonce=invites.new_nonce(),
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                number=seat.number,
+                kind=Seat.Kind.HUMAN if seat.kind == Seat.Kind.SUBSTITUTE else seat.kind,
+                bot=seat.bot if seat.kind == Seat.Kind.COMPUTER else "",
+                role=seat.role,
+                display_name=seat.display_name,
+                user=seat.user,
+            )
+            for seat in source.seats.order_by("number")
         )
     return game
 
@@ -325,9 +377,14 @@ def _deal(game: GameSession, seats: list[Seat]) -> None:
     client_seeds = [s.client_seed for s in seats]  # the lock reads seats by number
     game.effective_seed = fairness.effective_seed(bytes.fromhex(game.seed), client_seeds).hex()
     game.save(update_fields=["effective_seed"])
-    game.state = engine.setup(game.config, count, StepRng(game.rng_seed, 0))
     control = game.control(engine)
-    game.clocks = {str(n): clocks.new_clock(control) for n in range(count)}
+    if game.origin is None:
+        game.state = engine.setup(game.config, count, StepRng(game.rng_seed, 0))
+        game.clocks = {str(n): clocks.new_clock(control) for n in range(count)}
+    else:
+        # A continued game (``game_continue_from``) starts from the state and reserves it
+        # was made with; what nobody had seen is shuffled now, by the effective seed.
+        game.state = reshuffled_unseen(engine, game.state, StepRng(game.rng_seed, 0))
     game.status = GameSession.Status.RUNNING
     game.started = timezone.now()
     _settle(game, engine, control, now())
@@ -365,6 +422,8 @@ def act(
         if first is not None:
             payloads = render_all(game, seats, now())
             return ActResult(first, game, number, payloads, repeated=True)
+        if game.is_paused:
+            raise Conflict("this game is paused while a dispute is looked at", code="paused")
         engine = engine_for(game.engine)
         control = game.control(engine)
         moment = now()
@@ -419,7 +478,7 @@ def enforce_deadline(*, game_id: int) -> int:
                 return 0
             _deal(game, seats)  # the window is over: the seeds sent are the seeds
             return 1
-        if not game.is_running:
+        if not game.is_running or game.is_paused:
             return 0
         engine = engine_for(game.engine)
         control = game.control(engine)
@@ -455,6 +514,8 @@ def bot_act(*, game_id: int, seat: int, version: int) -> bool:
         held = store.lock_game(game_id)
         if held is None or not held[0].is_running or held[0].version != version:
             return False
+        if held[0].is_paused:
+            return False  # the resume schedules the computers again
         game, seats, _ = held
         player = _seat(seats, seat)
         engine = engine_for(game.engine)
@@ -536,7 +597,9 @@ def game_void(*, game_id: int, reason: str) -> bool:
         game, seats, _ = _lock(game_id)
         if game.is_over:
             return False
-        moment = now()
+        # A paused game stops as it stood at the pause: the pause costs nobody time.
+        moment = game.paused_at if game.is_paused else now()
+        game.paused_at = None
         if game.state is not None:
             control = game.control(engine_for(game.engine))
             game.clocks = {key: clocks.stop(control, c, moment) for key, c in game.clocks.items()}
@@ -547,6 +610,46 @@ def game_void(*, game_id: int, reason: str) -> bool:
         game.finished = datetime.fromtimestamp(moment, tz=UTC)
         _save(game, seats)
         return True
+
+
+def game_pause(*, game_id: int) -> float:
+    """Hold a running game's clocks and windows (a dispute is looked at): nobody acts and no
+    deadline passes until ``game_resume``. Returns the moment it paused."""
+    with transaction.atomic():
+        game, seats, _ = _lock(game_id)
+        if not game.is_running:
+            raise Conflict("only a running game can be paused")
+        if game.is_paused:
+            raise Conflict("this game is already paused")
+        moment = now()
+        engine = engine_for(game.engine)
+        if _apply_overdue(game, engine, game.control(engine), moment) and not game.is_running:
+            _save(game, seats)  # it ran out of time before the pause: nothing left to hold
+            raise Conflict("this game ended before it could be paused")
+        game.paused_at = moment
+        game.next_deadline = None
+        _save(game, seats)
+        return moment
+
+
+def game_resume(*, game_id: int) -> float:
+    """Let a paused game run on: every running clock and open window gets back exactly the
+    time the pause lasted (``clocks.resumed``). Returns how many seconds it was paused."""
+    with transaction.atomic():
+        game, seats, _ = _lock(game_id)
+        if not game.is_paused:
+            raise Conflict("this game is not paused")
+        moment = now()
+        paused_at, game.paused_at = game.paused_at, None
+        if game.is_running:
+            engine = engine_for(game.engine)
+            game.clocks = {
+                key: clocks.resumed(clock, paused_at, moment) for key, clock in game.clocks.items()
+            }
+            game.windows = clocks.resumed_windows(game.windows, paused_at, moment)
+            _settle(game, engine, game.control(engine), moment)
+        _save(game, seats)
+        return moment - paused_at
 
 
 # -- the shared core --------------------------------------------------------------------------
@@ -650,9 +753,10 @@ def _earliest_due(
 def _save(game: GameSession, seats: list[Seat]) -> dict[str, str]:
     """Persist the game's progress and, once committed, publish each audience's payload and
     schedule what comes next; returns those payloads. Every caller holds the game's lock."""
-    store.save_progress(game, game.unsaved_log)
+    saved = game.unsaved_log
+    store.save_progress(game, saved)
     game.unsaved_log = []
-    payloads = render_all(game, seats, now())
+    payloads = render_all(game, seats, now(), saved)
     update = Update(version=game.version, final=game.is_over, parts=payloads)
     # A task already waits for an unchanged deadline: one per deadline, not one per commit.
     moved = game.next_deadline != getattr(game, "loaded_deadline", None)

@@ -43,6 +43,7 @@ PROGRESS_FIELDS = (
     "outcome",
     "started",
     "finished",
+    "paused_at",
 )
 _EVENT_FIELDS = ("game", "seq", "seat", "action", "events", "client_action_id", "at")
 

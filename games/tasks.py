@@ -32,3 +32,10 @@ def sweep_overdue() -> int:
     from games.timers import sweep_overdue as sweep
 
     return sweep()
+
+
+@shared_task(name="games.rooms_sweep", ignore_result=True)
+def rooms_sweep() -> int:
+    from games.rooms import rooms_sweep as sweep
+
+    return sweep()

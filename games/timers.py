@@ -24,6 +24,10 @@ from hosting.scheduler import scheduler
 
 log = logging.getLogger(__name__)
 ARMED_PREFIX = "games:armed:"  # not under broadcast's "games:*" channels: keys, not messages
+BOT_REARMED_PREFIX = "games:bot-rearmed:"
+# A computer player acts within BOT_DELAY_SECONDS of its turn starting; one still owing its
+# move this long after the longest delay lost its task (a worker killed, Redis emptied).
+BOT_LOST_AFTER_SECONDS = 2.0
 
 
 def after_commit(
@@ -99,7 +103,8 @@ def schedule_grace(game_id: int, seat: int, since: float, when: float) -> None:
 def sweep_overdue() -> int:
     """Enforce every game whose deadline has passed (the safety net for lost tasks): running
     games' clocks and windows, waiting games' seed windows; then arm the tasks of the
-    deadlines coming near. Returns how many timeouts it applied."""
+    deadlines coming near, and send again the moves of computer players whose tasks were
+    lost. Returns how many timeouts it applied."""
     from games.models import GameSession
     from games.services import enforce_deadline
 
@@ -115,7 +120,35 @@ def sweep_overdue() -> int:
             near = timed.filter(next_deadline__gt=moment, next_deadline__lte=horizon)
             for pk, version, deadline in near.values_list("pk", "version", "next_deadline"):
                 arm_deadline(pk, version, deadline.timestamp())
+    if settings.REDIS_URL:
+        rearm_lost_bots(GameSession.objects.filter(status=GameSession.Status.RUNNING))
     return applied
+
+
+def rearm_lost_bots(running: Any) -> int:
+    """Send once more the move of each computer seat whose clock has run for longer than any
+    computer player waits: its task was lost with a worker or with Redis. Once per seat and
+    version (a Redis key), and ``bot_act`` plays only if the seat still owes that move."""
+    from games.models import Seat
+
+    computers = Seat.objects.filter(
+        game__in=running, kind__in=(Seat.Kind.COMPUTER, Seat.Kind.SUBSTITUTE)
+    ).values_list("game_id", "number", "game__version", "game__clocks")
+    lost_since = time.time() - settings.BOT_DELAY_SECONDS[1] - BOT_LOST_AFTER_SECONDS
+    client = redis_clients.client(settings.REDIS_URL)
+    sent = 0
+    for game_id, seat, version, game_clocks in computers[:500]:
+        started = (game_clocks or {}).get(str(seat), {}).get("started")
+        if started is None or started > lost_since:
+            continue
+        key = f"{BOT_REARMED_PREFIX}{game_id}:{version}:{seat}"
+        if client.set(key, 1, nx=True, ex=60):  # lost again? once more a minute later
+            log.warning(
+                "game %s: computer seat %s had not moved; its move is sent again", game_id, seat
+            )
+            schedule_bot(game_id, seat, version, time.time())
+            sent += 1
+    return sent
 
 
 def _utc(when: float) -> datetime:

@@ -16,6 +16,7 @@ api_urls = [
     path("<id:game_id>/leave", api.SeatLeaveView.as_view(), name="game-leave"),
     path("<id:game_id>/legal", api.LegalActionsView.as_view(), name="game-legal"),
     path("<id:game_id>/log", api.GameLogView.as_view(), name="game-log"),
+    path("<id:game_id>/public-log", api.PublicLogView.as_view(), name="game-public-log"),
     path("<id:game_id>/verify", api.GameVerifyView.as_view(), name="game-verify"),
 ]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import engines, fairness
-from games.engines.conformance import canonical, replay
+from games import fairness, replays
+from games.engines.conformance import canonical
 from games.models import GameSession
 from hosting.errors import Conflict
 
@@ -26,9 +26,7 @@ def verify_game(game: GameSession) -> dict[str, Any]:
     else:
         # Dealt before the seats had a part in it: from the server seed alone.
         derived, construction, message = server_seed, "server_seed", None
-    engine = engines.get(game.engine)
-    log = [(event.seat, event.action) for event in game.log.order_by("seq")]
-    rebuilt = replay(engine, game.config, len(seats), derived, log)
+    rebuilt = replays.replayed(game, seed=derived)
     commitment_ok = fairness.commitment(server_seed) == game.seed_sha256
     derived_ok = derived == game.rng_seed
     state_ok = canonical(rebuilt) == canonical(game.state)
@@ -46,6 +44,7 @@ def verify_game(game: GameSession) -> dict[str, Any]:
         "client_seed_message": message,
         "effective_seed": derived.hex(),
         "effective_seed_matches": derived_ok,
-        "replayed_actions": len(log),
+        "replayed_actions": game.log.count(),
         "final_state_matches": state_ok,
+        "continued_from": game.origin,
     }

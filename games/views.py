@@ -14,7 +14,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from games import engines, invites, replays, services, store
+from games import engines, invites, public_log, replays, services, store
 from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import dumps, game_payload
@@ -68,6 +68,10 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "engine_name": _engine_name(game.engine),
         "engine_module": _engine_module(game.engine),
         "payload": _script_text(dumps(payload)),
+        # The whole public log so far (the stream then adds each commit's entries) and the
+        # sentences it and the engine's refusals are said with, in the page's language.
+        "log": _script_text(dumps(public_log.history(game))),
+        "wording": _script_text(dumps(public_log.wording(game.engine))),
         "seat": seat,
         "invite": invite,
         "may_start": may_start,
@@ -130,6 +134,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "engine_module": _engine_module(game.engine),
             "replay": _script_text(dumps(steps)),
+            "wording": _script_text(dumps(public_log.wording(game.engine))),
             "step_count": len(steps["steps"]) - 1,
         }
     )

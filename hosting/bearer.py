@@ -8,11 +8,15 @@ forged cross-site request cannot carry it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
@@ -76,3 +80,28 @@ def enforce_csrf(request: Request) -> None:
     """Session writes carry the CSRF token; a request proven by a bearer token needs none."""
     if not by_bearer(request):
         SessionAuthentication().enforce_csrf(request)
+
+
+def accepts_bearer(
+    view: Callable[..., Awaitable[HttpResponse]],
+) -> Callable[..., Awaitable[HttpResponse]]:
+    """The live streams (``/live/…``, async Django views, not DRF's) take a personal token as
+    the API does: the request then acts as the token's user (their seats, their drafts), and
+    an unknown or revoked token is the API's 401."""
+
+    @functools.wraps(view)
+    async def with_bearer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() == KEYWORD.lower():
+            token = await sync_to_async(token_for)(secret.strip())
+            if token is None:
+                response = JsonResponse(
+                    {"error": InvalidToken.default_code, "detail": InvalidToken.default_detail},
+                    status=InvalidToken.status_code,
+                )
+                response["WWW-Authenticate"] = InvalidToken.auth_header
+                return response
+            request.user = token.user
+        return await view(request, *args, **kwargs)
+
+    return with_bearer

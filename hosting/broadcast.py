@@ -5,6 +5,12 @@ Publishers are synchronous (they run after a commit) and send each audience's te
 once. Subscribers are SSE streams in the ASGI event loop, which pick their audience's text and
 send it as it is. Without Redis the hub delivers in process; with Redis each process listens on
 one pattern subscription and feeds its own hub, so any web process sees every commit.
+
+Redis pub/sub delivers only to whoever listens at that moment: a publish made while Redis was
+down, or while this process was reconnecting, is gone. So nothing relies on it alone. After a
+resubscribe the hub says so (``resubscribed``): game streams then compare the database's
+version with what they sent (``games.live`` does that every few seconds anyway, through
+``Nudge``), and every topic's subscribers are told it may have changed.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -51,6 +58,13 @@ class Update:
         return cls(version=int(version), final=final == "1", parts=parts)
 
 
+@dataclass(frozen=True)
+class Nudge:
+    """The database's version of a game, which a stream that missed a publish is behind."""
+
+    version: int
+
+
 class Hub:
     def __init__(self) -> None:
         self._subscribers: dict[Key, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = (
@@ -70,6 +84,10 @@ class Hub:
     def watched(self, game_id: Key) -> bool:
         return game_id in self._subscribers
 
+    def watched_keys(self) -> list[Key]:
+        with self._lock:
+            return list(self._subscribers)
+
     def add(self, game_id: Key) -> asyncio.Queue:
         queue: asyncio.Queue = asyncio.Queue()
         with self._lock:
@@ -86,6 +104,7 @@ class Hub:
 
 hub = Hub()
 _listeners: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+_resubscribed: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
 
 
 def publish(game_id: int, update: Update) -> None:
@@ -139,7 +158,23 @@ async def _ensure_listener() -> None:
         await ready.wait()
 
 
+def resubscribed() -> asyncio.Event:
+    """Set (in this event loop) each time the listener subscribed again after losing Redis:
+    whatever was published meanwhile never reached this process."""
+    return _resubscribed.setdefault(asyncio.get_running_loop(), asyncio.Event())
+
+
+def _caught_up_topics() -> None:
+    """Tell every topic's subscribers that it may have changed while nothing reached us (a
+    tournament board then refetches itself); games catch up through ``resubscribed``."""
+    version = time.time_ns() // 1000
+    for key in hub.watched_keys():
+        if isinstance(key, str):
+            hub.deliver(key, Update(version=version, final=False, parts={"all": str(version)}))
+
+
 async def _listen(ready: asyncio.Event) -> None:
+    lost = False
     while True:
         client = aioredis.Redis.from_url(settings.REDIS_URL)
         try:
@@ -148,6 +183,11 @@ async def _listen(ready: asyncio.Event) -> None:
                     f"{CHANNEL_PREFIX}*", *(f"{prefix}*" for prefix in TOPIC_PREFIXES)
                 )
                 ready.set()
+                if lost:
+                    log.warning("live updates: Redis is back; streams catch up from the database")
+                    lost = False
+                    resubscribed().set()
+                    _caught_up_topics()
                 async for message in pubsub.listen():
                     if message["type"] != "pmessage":
                         continue
@@ -159,6 +199,7 @@ async def _listen(ready: asyncio.Event) -> None:
                         hub.deliver(key, Update.decode(message["data"].decode()))
         except (redis.RedisError, OSError):
             log.warning("live updates lost Redis; reconnecting", exc_info=True)
+            lost = True
             ready.set()
             await asyncio.sleep(1)
         finally:

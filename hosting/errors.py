@@ -10,10 +10,12 @@ of ``hosting.urls`` for what Django itself refuses.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views import csrf, defaults
@@ -26,6 +28,7 @@ from games.engines.base import ConfigError, IllegalAction
 from hosting.parsers import PayloadTooLarge
 
 JSON_PREFIXES = ("/api/", "/live/")
+logger = logging.getLogger(__name__)
 
 
 class UserError(Exception):
@@ -60,9 +63,20 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, UserError):
         return Response({"error": exc.code, "detail": exc.message}, status=exc.status)
     if isinstance(exc, IllegalAction):
-        return Response({"error": "illegal_action", "detail": exc.reason}, status=400)
+        # The refusal's code and params let a client say it in any language.
+        body = {"error": "illegal_action", "detail": exc.reason, "refusal": exc.code}
+        return Response({**body, "params": exc.params}, status=400)
     if isinstance(exc, ConfigError):
         return Response({"error": "invalid_config", "detail": str(exc)}, status=400)
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database went away under the request (a restart, a failover, a terminated
+        # session): its transaction rolled back, so nothing of it was written, and the next
+        # request reconnects. The same request sent again (with its client action id) is safe.
+        logger.warning("database unavailable during %s", context.get("request"), exc_info=True)
+        detail = "the database is unavailable for a moment; nothing was changed, try again"
+        response = Response({"error": "unavailable", "detail": detail}, status=503)
+        response["Retry-After"] = "1"
+        return response
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge(f"the request body is larger than {_upload_limit()}")
     elif isinstance(exc, Http404):

@@ -6,10 +6,11 @@ Players are ordinary users; guests have no account (see ``hosting.identity``).
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
-from django.db import connections, router
+from django.db import connections, router, transaction
 
 ORGANISER = "organiser"
 STAFF_ADMIN = "staff admin"
@@ -48,16 +49,40 @@ def is_staff_admin(user: AbstractBaseUser | AnonymousUser) -> bool:
     return has_role(user, STAFF_ADMIN)
 
 
-def grant(user: AbstractBaseUser, role: str) -> None:
-    """Give ``user`` a role; the group is made if a flushed database lost it."""
+def grant(user: AbstractBaseUser, role: str, *, by: Any = None) -> None:
+    """Give ``user`` a role; the group is made if a flushed database lost it. A change is
+    audited (``hosting.role.granted``), ``by`` whom (``None``: the shell or the system)."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
-    group, _ = Group.objects.get_or_create(name=role)
-    user.groups.add(group)
+    with transaction.atomic():
+        group, _ = Group.objects.get_or_create(name=role)
+        if user.groups.filter(pk=group.pk).exists():
+            return
+        user.groups.add(group)
+        _audit(by, "hosting.role.granted", user, role, had=False)
 
 
-def revoke(user: AbstractBaseUser, role: str) -> None:
+def revoke(user: AbstractBaseUser, role: str, *, by: Any = None) -> None:
     """Take a role away from ``user`` (nothing happens if they did not have it)."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
-    user.groups.remove(*Group.objects.filter(name=role))
+    with transaction.atomic():
+        groups = list(user.groups.filter(name=role))
+        if not groups:
+            return
+        user.groups.remove(*groups)
+        _audit(by, "hosting.role.revoked", user, role, had=True)
+
+
+def _audit(by: Any, action: str, user: AbstractBaseUser, role: str, *, had: bool) -> None:
+    from tournaments.audit import record  # the log lives with the models that fill most of it
+
+    record(
+        by,
+        action,
+        target=f"user:{user.pk}",
+        before={"role": role, "held": had},
+        after={"role": role, "held": not had},
+        user=user.get_username(),
+        role=role,
+    )

@@ -25,9 +25,11 @@ from hosting.errors import UserError
 SECRET_FIELDS: dict[str, frozenset[str]] = {
     "games.gamesession": frozenset({"seed", "effective_seed", "state"}),
     "games.seat": frozenset({"token_sha256", "guest_id"}),
+    "games.roommember": frozenset({"guest_id"}),
     "games.gameevent": frozenset({"action", "events"}),
     "tournaments.sealedsubmission": frozenset({"text"}),
     "hosting.personaltoken": frozenset({"key_sha256"}),
+    "tournaments.webhookendpoint": frozenset({"secret"}),
 }
 
 

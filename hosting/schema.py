@@ -25,11 +25,12 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from games import api as games_api
-from games import fairness
+from games import fairness, room_api
 from hosting import api as ping
 from hosting import token_api
 from tournaments import api as tournaments_api
-from tournaments import export_api, exports
+from tournaments import audit_views, dispute_api, export_api, exports, webhook_api
+from tournaments.events import EVENTS
 
 # -- the error shape ----------------------------------------------------------------------------
 
@@ -38,9 +39,18 @@ class Error(serializers.Serializer):
     error = serializers.CharField(help_text="a stable code: invalid, not_found, conflict, ...")
     detail = serializers.CharField(help_text="what went wrong, for a person to read")
     fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
+        child=serializers.JSONField(),
         required=False,
-        help_text="invalid input only: each field's problems",
+        help_text="invalid input only: each field's problems, a list of messages (a nested "
+        'field\'s: the same shape inside, e.g. {"seats": {"0": {"user": ["..."]}}})',
+    )
+    refusal = serializers.CharField(
+        required=False,
+        help_text="illegal_action only: the engine's stable code for the refusal, e.g. "
+        "`not_your_turn` (the pages translate it; `detail` says it in English)",
+    )
+    params = serializers.DictField(
+        required=False, help_text="illegal_action only: the values `detail` was filled with"
     )
 
 
@@ -48,7 +58,7 @@ ERRORS = {
     400: "invalid input (`invalid`, `parse_error`, `illegal_action`, `invalid_config`)",
     401: "a personal API token that is unknown or revoked (`not_authenticated`)",
     403: "not yours to do (`permission_denied`), or not signed in (`not_authenticated`)",
-    404: "no such game, tournament, match or episode (`not_found`)",
+    404: "no such game, tournament, match, episode or page (`not_found`)",
     409: "right request, wrong moment (`conflict`, `stale_version`)",
     413: "the body is too large (`payload_too_large`)",
     415: "the body is not JSON (`unsupported_media_type`)",
@@ -151,13 +161,18 @@ class Game(serializers.Serializer):
     )
     seats = GameSeat(many=True)
     time_control = _object("time_control")
-    clocks = _object("clocks", "each seat's remaining allowance and reserve (once started)")
+    clocks = serializers.DictField(
+        required=False, help_text="each seat's remaining allowance and reserve (once started)"
+    )
     windows = serializers.ListField(child=_object("window"), required=False)
-    view = _object("view", "the engine's view for your seat (spectators: the public view)")
+    view = serializers.DictField(
+        required=False,
+        help_text="the engine's view for your seat (spectators: the public view), once started",
+    )
     legal = serializers.ListField(
         child=_object("action"), required=False, help_text="your legal actions (a seat, running)"
     )
-    outcome = _object("outcome", "once ended")
+    outcome = serializers.DictField(required=False, help_text="once ended")
     seed = serializers.CharField(required=False, help_text="revealed once ended")
     seed_window_ends = serializers.FloatField(
         required=False,
@@ -243,6 +258,22 @@ class VerifiedClientSeed(serializers.Serializer):
     client_seed = serializers.CharField()
 
 
+class PublicLogEntry(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="the game's version after this action")
+    seat = serializers.IntegerField(allow_null=True, help_text="who acted; null: the server")
+    events = serializers.ListField(
+        child=_object("event"),
+        help_text="the public events, each with its `type`, the fields anyone may see and "
+        "`line`, the code of its sentence",
+    )
+
+
+class PublicLog(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField()
+    log = PublicLogEntry(many=True)
+
+
 class Verification(serializers.Serializer):
     game = serializers.IntegerField()
     verified = serializers.BooleanField()
@@ -258,6 +289,9 @@ class Verification(serializers.Serializer):
     effective_seed_matches = serializers.BooleanField(help_text="the one the game dealt from")
     replayed_actions = serializers.IntegerField()
     final_state_matches = serializers.BooleanField()
+    continued_from = serializers.DictField(
+        allow_null=True, help_text='a game continued from another: {"game": id, "seq": n}'
+    )
 
 
 class EntrantOut(serializers.Serializer):
@@ -277,7 +311,10 @@ class MatchOut(serializers.Serializer):
     code = serializers.CharField(help_text='e.g. "W1.2", "L2.1", "GF"')
     bracket = serializers.CharField()
     round = serializers.IntegerField()
-    slots = serializers.ListField(child=serializers.CharField(), help_text="seeds or references")
+    slots = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text='who fills each side: a seed (1), a reference ("W1.2:winner"), or null (a bye)',
+    )
     home = Side(allow_null=True)
     away = Side(allow_null=True)
     best_of = serializers.IntegerField()
@@ -372,7 +409,9 @@ class TournamentDetail(TournamentSummary):
     entrants = EntrantOut(many=True)
     stages = StageOut(many=True)
     episodes = Episode(many=True, required=False, help_text="Genius seasons only")
-    balances = _object("balances", "Genius seasons only: each entrant's currency")
+    balances = serializers.DictField(
+        required=False, help_text="Genius seasons only: each entrant's currency"
+    )
 
 
 class SeedingOut(serializers.Serializer):
@@ -398,6 +437,9 @@ class Standings(serializers.Serializer):
 class AuditRow(serializers.Serializer):
     action = serializers.CharField()
     actor = serializers.CharField(allow_null=True)
+    target = serializers.CharField(help_text="what it concerns: match:W1.1, dispute:4, ...")
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
     data = _object("data")
     reason = serializers.CharField()
     at = serializers.DateTimeField()
@@ -405,6 +447,81 @@ class AuditRow(serializers.Serializer):
 
 class AuditPage(TournamentPage):
     results = AuditRow(many=True)
+
+
+class AuditLogRow(serializers.Serializer):
+    id = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    tournament = serializers.CharField(allow_null=True, help_text="its slug; null: the service")
+    actor = serializers.CharField(allow_null=True, help_text="username; null: the system")
+    action = serializers.CharField(help_text="dotted by its owner: disputes.ruled, ...")
+    target = serializers.CharField(help_text="what it concerns: match:W1.1, dispute:4, ...")
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+    data = _object("data")
+    reason = serializers.CharField()
+
+
+class AuditLogPage(TournamentPage):
+    results = AuditLogRow(many=True)
+
+
+class DisputeComment(serializers.Serializer):
+    author = serializers.CharField()
+    role = serializers.CharField(help_text="party, organiser or staff")
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class DisputeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = serializers.CharField(help_text="the tournament's slug")
+    match = serializers.CharField(help_text="the match's code")
+    home = serializers.CharField(allow_null=True)
+    away = serializers.CharField(allow_null=True)
+    game = serializers.IntegerField(allow_null=True)
+    filed_by = serializers.CharField()
+    filed_at = serializers.DateTimeField()
+    reason = serializers.CharField()
+    moves = serializers.ListField(child=serializers.IntegerField(), help_text="log seq numbers")
+    evidence = serializers.CharField()
+    status = serializers.CharField(help_text="open, assigned, ruled or withdrawn")
+    assignee = serializers.CharField(allow_null=True)
+    paused_game = serializers.BooleanField()
+    ruling = serializers.CharField(allow_null=True)
+    ruling_reason = serializers.CharField()
+    ruling_data = _object("ruling_data", "winner, resets, new_game, ... as the ruling applied")
+    ruled_by = serializers.CharField(allow_null=True)
+    ruled_at = serializers.DateTimeField(allow_null=True)
+    comments = DisputeComment(many=True)
+
+
+class DisputePage(TournamentPage):
+    results = DisputeOut(many=True)
+
+
+class DisputeResumed(DisputeOut):
+    paused_seconds = serializers.FloatField()
+
+
+class RulingDryRun(serializers.Serializer):
+    dry_run = serializers.BooleanField()
+    ruling = serializers.CharField()
+    resets = serializers.ListField(child=serializers.CharField())
+    refills = serializers.ListField(child=serializers.CharField())
+
+
+class DisputeSteps(serializers.Serializer):
+    game = serializers.IntegerField(allow_null=True)
+    engine = serializers.CharField(required=False)
+    status = serializers.CharField(required=False)
+    paused = serializers.BooleanField(required=False)
+    origin = _object("origin", "a continued game: the game and event it started from")
+    seats = serializers.ListField(child=_object("seat", "number, name, kind, role"))
+    steps = serializers.ListField(
+        child=_object("step", "number, seat, action, at, thought, view, own, clocks, state")
+    )
+    fairness = _object("fairness", "seed_sha256; after the end the seed and verified")
 
 
 class Submission(serializers.Serializer):
@@ -450,8 +567,8 @@ class ExportedGame(serializers.Serializer):
         child=serializers.CharField(allow_blank=True), required=False, help_text="an ended game"
     )
     effective_seed = serializers.CharField(required=False, help_text="an ended game")
-    config = _object("config")
-    outcome = _object("outcome", "an ended game")
+    config = serializers.DictField(required=False, help_text="an ended game")
+    outcome = serializers.DictField(required=False, help_text="an ended game")
     log = LogEvent(many=True, allow_null=True, help_text="null while the game is played")
     spectator_view = Game(required=False, help_text="a game not over: what spectators see")
 
@@ -480,6 +597,75 @@ class BracketsViewer(serializers.Serializer):
     matches = serializers.ListField(child=_object("match", "opponent1/opponent2: null is a bye"))
     matchGames = serializers.ListField(child=_object("match game"))  # their name, camelCase
     participants = serializers.ListField(child=_object("participant"))
+
+
+class RoomMemberOut(serializers.Serializer):
+    name = serializers.CharField(help_text="the room name: the account's, a guest's animal name")
+    ready = serializers.BooleanField()
+    host = serializers.BooleanField()
+    you = serializers.BooleanField()
+    id = serializers.IntegerField(required=False, help_text="the host's view only: to remove")
+
+
+class RoomTotal(serializers.Serializer):
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    wins = serializers.IntegerField()
+
+
+class RoomOut(serializers.Serializer):
+    code = serializers.CharField(help_text="six letters")
+    kind = serializers.ChoiceField(choices=["private", "quick", "practice"])
+    status = serializers.ChoiceField(choices=["open", "playing", "closed"])
+    mode = serializers.CharField()
+    match = serializers.CharField()
+    turn_seconds = serializers.IntegerField()
+    computers = serializers.IntegerField()
+    players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    member = serializers.BooleanField(help_text="whether you are in the room (else: no names)")
+    url = serializers.URLField(help_text="the share link")
+    members = RoomMemberOut(many=True, required=False)
+    host = serializers.BooleanField(required=False)
+    game = serializers.IntegerField(required=False, allow_null=True, help_text="the current game")
+    game_url = serializers.URLField(required=False)
+    rounds = serializers.ListField(child=_object("round"), required=False)
+    totals = RoomTotal(many=True, required=False, help_text="match totals over finished games")
+
+
+class Webhook(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS))
+    active = serializers.BooleanField()
+    discord = serializers.BooleanField(help_text="a Discord channel: sent readable messages")
+    created = serializers.DateTimeField()
+
+
+class WebhookWithSecret(Webhook):
+    secret = serializers.CharField(help_text="whsec_…: the key of its signatures")
+
+
+class Webhooks(serializers.Serializer):
+    webhooks = Webhook(many=True)
+
+
+class Delivery(serializers.Serializer):
+    id = serializers.IntegerField()
+    message_id = serializers.CharField(help_text="the webhook-id header, the same on retries")
+    event = serializers.CharField(help_text="one of the events, or webhook.test")
+    status = serializers.ChoiceField(choices=["pending", "retrying", "delivered", "failed"])
+    attempts = serializers.IntegerField()
+    response_code = serializers.IntegerField(allow_null=True, help_text="of the last attempt")
+    error = serializers.CharField(help_text="why the last attempt failed; empty if it did not")
+    created = serializers.DateTimeField()
+    last_attempt_at = serializers.DateTimeField(allow_null=True)
+    delivered_at = serializers.DateTimeField(allow_null=True)
+    payload = _object("payload", "the event as sent: type, timestamp, data")
+
+
+class DeliveryPage(TournamentPage):
+    results = Delivery(many=True)
 
 
 class Pong(serializers.Serializer):
@@ -562,8 +748,63 @@ annotate(
     get=operation(GameLog, summary="The full log and seed, once ended", errors=(*READ_ERRORS, 409)),
 )
 annotate(
+    g.PublicLogView,
+    get=operation(
+        PublicLog, summary="What anyone may read of every move so far", errors=READ_ERRORS
+    ),
+)
+annotate(
     g.GameVerifyView,
-    get=operation(Verification, summary="Replay and check an ended game", errors=READ_ERRORS),
+    get=operation(
+        Verification, summary="Replay and check an ended game", errors=(*READ_ERRORS, 409)
+    ),
+)
+
+r = room_api
+annotate(
+    r.RoomCreateView,
+    post=operation(
+        RoomOut, request=r.RoomInput, status=201, errors=THROTTLED, summary="Make a private room"
+    ),
+)
+annotate(
+    r.RoomDetailView,
+    get=operation(
+        RoomOut,
+        summary="A room by its code (wrong codes are throttled)",
+        errors=(*READ_ERRORS, 429),
+    ),
+)
+annotate(
+    r.RoomJoinView, post=operation(RoomOut, errors=THROTTLED, summary="Join a room by its code")
+)
+annotate(
+    r.RoomReadyView,
+    post=operation(RoomOut, request=r.ReadyInput, errors=THROTTLED, summary="Mark yourself ready"),
+)
+annotate(
+    r.RoomRemoveView,
+    post=operation(
+        RoomOut, request=r.RemoveInput, errors=THROTTLED, summary="Remove a player (the host)"
+    ),
+)
+annotate(r.RoomLeaveView, post=operation(RoomOut, errors=THROTTLED, summary="Leave the room"))
+annotate(
+    r.RoomStartView, post=operation(RoomOut, errors=THROTTLED, summary="Start a game (the host)")
+)
+annotate(
+    r.PracticeView,
+    post=operation(
+        RoomOut,
+        request=r.PracticeInput,
+        status=201,
+        errors=THROTTLED,
+        summary="Practice against 1 to 5 computers",
+    ),
+)
+annotate(
+    r.QuickMatchView,
+    post=operation(RoomOut, status=201, errors=THROTTLED, summary="Join the Quick match queue"),
 )
 
 annotate(
@@ -571,7 +812,7 @@ annotate(
     get=operation(
         TournamentPage,
         summary="Public tournaments",
-        errors=(401,),
+        errors=(401, 404),
         parameters=[PAGE],
         operation_id="tournaments_list",
     ),
@@ -629,6 +870,93 @@ annotate(
     t.AuditView,
     get=operation(
         AuditPage, summary="The audit trail (organisers)", parameters=[PAGE], errors=READ_ERRORS
+    ),
+)
+DISPUTE_FILTERS = [
+    PAGE,
+    OpenApiParameter("status", str, enum=["pending", "open", "assigned", "ruled", "withdrawn"]),
+    OpenApiParameter("tournament", str, description="a tournament's slug"),
+    OpenApiParameter("assignee", str, description="a staff admin's username, or none"),
+]
+annotate(
+    dispute_api.DisputeListView,
+    get=operation(
+        DisputePage,
+        summary="Disputes you may read (yours, your tournaments', or all for staff admins)",
+        parameters=DISPUTE_FILTERS,
+        operation_id="disputes_list",
+        errors=(400, *READ_ERRORS),
+    ),
+    post=operation(
+        DisputeOut,
+        request=dispute_api.FileInput,
+        status=201,
+        summary="File a dispute on a match or one of its games (a party or the organiser)",
+    ),
+)
+annotate(
+    dispute_api.DisputeDetailView,
+    get=operation(DisputeOut, summary="A dispute", errors=READ_ERRORS),
+)
+annotate(
+    dispute_api.WithdrawView,
+    post=operation(DisputeOut, summary="Withdraw your dispute (until an admin takes it)"),
+)
+annotate(
+    dispute_api.AssignView,
+    post=operation(
+        DisputeOut, request=dispute_api.AssignInput, summary="Take or assign (staff admins)"
+    ),
+)
+annotate(
+    dispute_api.CommentView,
+    post=operation(
+        DisputeOut,
+        request=dispute_api.CommentInput,
+        status=201,
+        summary="A statement (parties) or a comment (organiser, staff admins)",
+    ),
+)
+annotate(
+    dispute_api.ResumeView,
+    post=operation(DisputeResumed, summary="Resume the paused game's clocks (staff admins)"),
+)
+annotate(
+    dispute_api.RulingView,
+    post=operation(
+        PolymorphicProxySerializer(
+            component_name="RulingOutcome",
+            serializers=[DisputeOut, RulingDryRun],
+            resource_type_field_name=None,
+            help_text="the ruled dispute; a dry run answers what the ruling would reset",
+        ),
+        request=dispute_api.RulingInput,
+        summary="Rule on a dispute (staff admins), after a dry run listing its resets",
+    ),
+)
+annotate(
+    dispute_api.StepsView,
+    get=operation(
+        DisputeSteps,
+        summary="The disputed game step by step with its full state (staff admins)",
+        errors=READ_ERRORS,
+    ),
+)
+annotate(
+    audit_views.AuditLogView,
+    get=operation(
+        AuditLogPage,
+        summary="The service's audit log (organisers: their tournaments; staff admins: all)",
+        parameters=[
+            PAGE,
+            OpenApiParameter("tournament", str, description="a tournament's slug"),
+            OpenApiParameter("action", str, description="actions starting with this"),
+            OpenApiParameter("actor", str, description="the actor's username"),
+            OpenApiParameter("target", str, description="e.g. match:W1.1 or dispute:4"),
+            OpenApiParameter("since", str, description="ISO 8601 date and time"),
+            OpenApiParameter("until", str, description="ISO 8601 date and time"),
+        ],
+        errors=(400, *READ_ERRORS),
     ),
 )
 annotate(
@@ -706,4 +1034,46 @@ annotate(
 annotate(
     t.OpponentView,
     post=operation(Episode, request=t.OpponentInput, summary="Choose the Death Match opponent"),
+)
+
+w = webhook_api
+annotate(
+    w.WebhookListView,
+    get=operation(
+        Webhooks,
+        summary="The tournament's webhooks (organisers)",
+        errors=READ_ERRORS,
+        operation_id="tournaments_webhooks_list",
+    ),
+    post=operation(
+        WebhookWithSecret,
+        request=w.WebhookInput,
+        status=201,
+        summary="Add a webhook (organisers)",
+        description="A URL on a private or loopback address is refused in production; a "
+        "Discord channel's webhook URL is sent readable messages.",
+    ),
+)
+annotate(
+    w.WebhookDetailView,
+    get=operation(WebhookWithSecret, summary="A webhook and its secret", errors=READ_ERRORS),
+    patch=operation(Webhook, request=w.WebhookChangeInput, summary="Change a webhook"),
+    delete=operation(
+        Webhook, errors=(401, 403, 404), summary="Delete a webhook (and its delivery log)"
+    ),
+)
+annotate(
+    w.WebhookTestView,
+    post=operation(
+        Delivery, status=202, errors=(401, 403, 404), summary="Send a webhook.test event"
+    ),
+)
+annotate(
+    w.WebhookDeliveriesView,
+    get=operation(
+        DeliveryPage,
+        summary="A webhook's deliveries, newest first",
+        parameters=[PAGE],
+        errors=READ_ERRORS,
+    ),
 )

@@ -236,6 +236,13 @@ THROTTLE_RATES = {
     "claim.account": "30/m",
     "action.client": "6000/m",
     "action.account": "1200/m",
+    # Casual rooms (games.rooms): making rooms and practice tables, joining, the Quick match
+    # queue; and wrong room codes, few enough that 64 million codes cannot be tried.
+    "room_create.client": "30/m",
+    "room_create.account": "20/m",
+    "room_join.client": "60/m",
+    "quick.client": "60/m",
+    "room_code.client": "20/h",
 } | dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", []))
 
 # Celery: Redis when configured; otherwise tasks run in process (see hosting.scheduler).
@@ -250,7 +257,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_POOL = "threads"
 CELERY_WORKER_CONCURRENCY = 4
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Redis hands a message a worker took but never acknowledged (it was killed) to another worker
+# after this long. Every task is safe to run twice, and the ETA tasks armed are due within
+# seconds (deadlines, computer players) or a seat's grace: five minutes covers them.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+# Redis's transport with the fix that keeps a worker alive through a Redis outage (see there).
+CELERY_BROKER_TRANSPORT = "hosting.broker:Transport" if REDIS_URL else None
 # Celery's Django fixup closes the database connection around every task unless told to reuse
 # it: a new PostgreSQL backend per timer. hosting.celery closes connections as a request does
 # instead (CONN_MAX_AGE, health checks), so the fixup's own recycling never has to.
@@ -259,15 +271,60 @@ CELERY_BEAT_SCHEDULE = {
     # Arms the ETA task of every deadline coming within TIMER_ARM_AHEAD_SECONDS, and is the
     # safety net under those tasks: a lost task delays a timeout by 1 s.
     "sweep-overdue-clocks": {"task": "games.sweep_overdue", "schedule": 1.0},
+    # Quick match tables whose wait is over start; idle rooms close.
+    "sweep-rooms": {"task": "games.rooms_sweep", "schedule": 5.0},
     "clear-expired-sessions": {"task": "hosting.clear_expired_sessions", "schedule": 3600.0},
 }
 # A commit arms its deadline's ETA task only when it is this close; the sweep arms the others
 # when they come this close. Most turns end long before their clock does: their tasks are
 # never sent, and the worker never holds thousands of far-off ETA tasks in memory.
 TIMER_ARM_AHEAD_SECONDS = 5.0
+# Beat's own scheduler, which also writes the heartbeat /healthz reads (hosting.heartbeats).
+CELERY_BEAT_SCHEDULER = "hosting.heartbeats:BeatScheduler"
 
-# Computer players wait a short, human-like moment before acting.
-BOT_DELAY_SECONDS = (0.6, 1.6)
+# Computer players wait a short, human-like moment before acting ("low,high" seconds; the
+# casual-load benchmark fixes it to time the moves' lateness).
+BOT_DELAY_SECONDS = tuple(
+    float(part) for part in os.environ.get("BOT_DELAY_SECONDS", "0.6,1.6").split(",")
+)
+
+# Casual rooms: a disconnected seat's wait before its substitute, the Quick match wait to fill
+# a table, and the idle time after which a room closes.
+ROOM_GRACE_SECONDS = int(os.environ.get("ROOM_GRACE_SECONDS", 90))
+QUICK_MATCH_WAIT_SECONDS = float(os.environ.get("QUICK_MATCH_WAIT_SECONDS", 15))
+ROOM_IDLE_SECONDS = int(os.environ.get("ROOM_IDLE_SECONDS", 2 * 3600))
+
+# E-mail (dispute notifications): SMTP in production (EMAIL_HOST, EMAIL_PORT, ... as Django
+# reads them); printed to the console otherwise, which is what ``make run`` shows.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if PRODUCTION
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", 25))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Genius Arena <noreply@localhost>")
+
+# Organisers' webhooks (tournaments.webhooks). A failed attempt is retried after the backoff,
+# doubled each time up to its maximum (Celery's retry_backoff, with full jitter), until the
+# delivery has had WEBHOOK_MAX_ATTEMPTS attempts: by default at most 30 s * (2**7 - 1), about
+# an hour, over the seven retries (half that on average, with the jitter).
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "8"))
+WEBHOOK_RETRY_BACKOFF_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BACKOFF_SECONDS", "30"))
+WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = 3600.0
+WEBHOOK_RETRY_JITTER = True
+WEBHOOK_TIMEOUT_SECONDS = 10.0
+# Targets on loopback, private, link-local or other non-public addresses: refused in
+# production (a webhook must never become a way into the server's own network), allowed in
+# development so that a receiver on the same machine works.
+WEBHOOK_PRIVATE_TARGETS = env_bool("WEBHOOK_PRIVATE_TARGETS", not PRODUCTION)
+# A webhook URL on these hosts under /api/webhooks/ is a Discord channel's: it is sent a
+# readable message instead of the event's JSON.
+WEBHOOK_DISCORD_HOSTS = ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")
 
 LOGGING = {
     "version": 1,

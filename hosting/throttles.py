@@ -144,3 +144,27 @@ def posted_username(request: HttpRequest) -> str | None:
     """The account a log-in tries: failed guesses at one account are limited wherever from."""
     username = request.POST.get("username", "").strip().lower()
     return f"name:{username}" if username else None
+
+
+def failures_wait(request: HttpRequest, scope: str) -> int | None:
+    """Seconds this client must wait when its counted failures in ``scope`` (see
+    ``count_failure``) already reached the limit; None when it may try. Counts nothing, so
+    it can be asked before the lookup it guards (a wrong room code): once over the limit
+    even a right guess is refused, and guessing tells nothing."""
+    parsed = parse_rate(settings.THROTTLE_RATES.get(f"{scope}.client"))
+    if parsed is None:
+        return None
+    count, period = parsed
+    now = time.time()
+    key = f"{KEY_PREFIX}:{scope}:client:{client_of(request)}:{int(now // period)}"
+    try:
+        seen = caches["default"].get(key) or 0
+    except (redis.RedisError, OSError):
+        log.warning("rate limits not read: the cache is unreachable", exc_info=True)
+        return None
+    return max(1, math.ceil(period - now % period)) if int(seen) >= count else None
+
+
+def count_failure(request: HttpRequest, scope: str) -> None:
+    """Count one failure of this client in ``scope`` (read by ``failures_wait``)."""
+    retry_after(request, scope, None)

@@ -4,9 +4,11 @@ from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from games import room_urls
 from games.urls import api_urls, live_urls, page_urls
 from hosting import accounts, api, errors, health, pages, token_api, token_pages
 from hosting.throttles import limit_posts, posted_username
+from tournaments import audit_views, dispute_urls
 from tournaments.page_urls import live_urls as tournament_live_urls
 
 urlpatterns = [
@@ -36,10 +38,19 @@ urlpatterns = [
     ),
     path("api/tokens/", token_api.TokenListView.as_view(), name="api-tokens"),
     path("api/tokens/<id:token_id>/", token_api.TokenDetailView.as_view(), name="api-token"),
+    path("audit/", audit_views.audit_page, name="audit-log"),
+    path("api/audit/", audit_views.AuditLogView.as_view(), name="api-audit-log"),
+    path("api/disputes/", include(dispute_urls.api_urls)),
+    path("disputes/", include(dispute_urls.page_urls)),
+    # Our own dispute queue and pages, not ModelAdmin screens: before Django admin's URLs.
+    path("admin/disputes/", include(dispute_urls.admin_urls)),
     path("admin/", admin.site.urls),
     path("api/games/", include(api_urls)),
     path("live/games/", include(live_urls)),
     path("games/", include(page_urls)),
+    path("api/rooms/", include(room_urls.api_urls)),
+    path("play/", include(room_urls.play_urls)),
+    path("r/", include(room_urls.room_page_urls)),
     path("api/tournaments/", include("tournaments.urls")),
     path("tournaments/", include("tournaments.page_urls")),
     path("live/tournaments/", include(tournament_live_urls)),

@@ -12,9 +12,11 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from hosting.safe_admin import ReadOnly, ReadOnlyInline, through_service
-from tournaments import seasons, services
+from tournaments import seasons, services, webhooks
 from tournaments.models import (
     AuditEntry,
+    Dispute,
+    DisputeComment,
     Entrant,
     Episode,
     LedgerEntry,
@@ -24,6 +26,8 @@ from tournaments.models import (
     SealedSubmission,
     Stage,
     Tournament,
+    WebhookDelivery,
+    WebhookEndpoint,
 )
 
 
@@ -152,10 +156,41 @@ class MatchGameAdmin(ReadOnly):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnly):
-    list_display = ("at", "tournament", "action", "actor", "reason")
+    """Append-only: no add, change or delete here (``ReadOnly``), nor any bulk delete action;
+    the model and a PostgreSQL trigger refuse too."""
+
+    list_display = ("at", "tournament", "action", "target", "actor", "reason")
     list_filter = ("action",)
-    search_fields = ("action", "reason")
+    search_fields = ("action", "target", "reason")
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        return {}
+
     readonly_fields = _all_fields(AuditEntry)
+
+
+class DisputeCommentInline(ReadOnlyInline):
+    model = DisputeComment
+    fields = ("author", "role", "text", "at")
+    readonly_fields = fields
+
+
+@admin.register(Dispute)
+class DisputeAdmin(ReadOnly):
+    """To read only: disputes are filed, taken and ruled on their own pages
+    (``/admin/disputes/``), which call the services that audit each step."""
+
+    list_display = ("pk", "tournament", "match", "filed_by", "status", "assignee", "ruling")
+    list_filter = ("status", "ruling")
+    readonly_fields = _all_fields(Dispute)
+    inlines = [DisputeCommentInline]
+
+
+@admin.register(DisputeComment)
+class DisputeCommentAdmin(ReadOnly):
+    list_display = ("dispute", "author", "role", "at")
+    list_filter = ("role",)
+    readonly_fields = _all_fields(DisputeComment)
 
 
 @admin.register(Episode)
@@ -185,3 +220,33 @@ class LedgerEntryAdmin(ReadOnly):
     list_display = ("tournament", "kind", "entrant", "amount", "currency", "to", "reason", "at")
     list_filter = ("kind", "currency")
     readonly_fields = _all_fields(LedgerEntry)
+
+
+# -- webhooks (the signing secret is the organiser's: never shown here) -----------------------
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(ReadOnly):
+    list_display = ("tournament", "url", "active", "created_by", "created")
+    list_filter = ("active",)
+    search_fields = ("url", "tournament__slug")
+    fields = ("tournament", "url", "events", "active", "language", "created_by", "created")
+    readonly_fields = fields
+    actions = ["switch_off"]
+
+    @admin.action(description=_("Switch the selected webhooks off"))
+    def switch_off(self, request: HttpRequest, rows: QuerySet[WebhookEndpoint]) -> None:
+        through_service(
+            self,
+            request,
+            rows,
+            lambda e: webhooks.endpoint_update(endpoint=e, by=request.user, active=False),
+            _("{count} webhook(s) switched off."),
+        )
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(ReadOnly):
+    list_display = ("created", "endpoint", "event", "status", "attempts", "response_code")
+    list_filter = ("status", "event")
+    readonly_fields = _all_fields(WebhookDelivery)

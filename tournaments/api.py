@@ -590,6 +590,9 @@ class AuditView(TournamentAPIView):
             {
                 "action": entry.action,
                 "actor": entry.actor.get_username() if entry.actor else None,
+                "target": entry.target,
+                "before": entry.before,
+                "after": entry.after,
                 "data": entry.data,
                 "reason": entry.reason,
                 "at": entry.at,

@@ -10,9 +10,10 @@ class TournamentsConfig(AppConfig):
 
         game_finished.connect(_on_game_finished, dispatch_uid="tournaments.game_finished")
 
-        from tournaments import live
+        from tournaments import live, webhooks
 
         live.connect()
+        webhooks.connect()
 
 
 def _on_game_finished(sender: object, game_id: int, **kwargs: object) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from games import services as game_services
 from tournaments import adapters
+from tournaments.events import emit, match_data
 from tournaments.formats import repair
 from tournaments.models import Entrant, Match, Round, Stage, Tournament
 
@@ -83,6 +84,21 @@ def plan(match: Match, winner: Entrant | None) -> Plan:
     return Plan(fixed.resets, fixed.refills, later)
 
 
+def plan_undecided(match: Match) -> Plan:
+    """What taking ``match``'s result away (a dispute orders it played again) would change:
+    every match it fed that holds an entrant it sent on is reset or refilled."""
+    stage = match.stage
+    fixed = repair.repair(held(stage), seeds(stage), match.code, None, None, undecided=True)
+    later: tuple[str, ...] = ()
+    if stage.format == "swiss":
+        later = tuple(
+            stage.matches.filter(round__number__gt=match.round.number)
+            .order_by("round__number", "code")
+            .values_list("code", flat=True)
+        )
+    return Plan(fixed.resets, fixed.refills, later)
+
+
 def apply(match: Match, fixed: Plan, *, by: Any, reason: str) -> None:
     """Clear what the correction of ``match`` changes; ``services._advance`` then fills it
     again from the feeders, exactly as when results first came in."""
@@ -95,7 +111,8 @@ def apply(match: Match, fixed: Plan, *, by: Any, reason: str) -> None:
         return
     changed = Match.objects.select_for_update().filter(stage=stage, code__in=codes)
     for other in sorted(changed, key=lambda m: repair.bracket_order(m.code)):
-        if other.code in fixed.resets:
+        reset = other.code in fixed.resets
+        if reset:
             previous = {
                 "home": other.home_id,
                 "away": other.away_id,
@@ -116,6 +133,8 @@ def apply(match: Match, fixed: Plan, *, by: Any, reason: str) -> None:
                 voided_games=voided,
             )
         _clear(other)
+        if reset:
+            emit(tournament.pk, "match.reset", **match_data(other), corrected=match.code)
     Round.objects.filter(stage=stage, matches__code__in=codes).update(status=Round.Status.RUNNING)
     if stage.status == Stage.Status.FINISHED:
         stage.status = Stage.Status.RUNNING

@@ -28,6 +28,7 @@ from django.db.models.signals import post_save
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 
 from hosting import broadcast
+from hosting.bearer import accepts_bearer
 from tournaments.models import Entrant, Episode, LedgerEntry, Match, Stage, Tournament
 
 log = logging.getLogger(__name__)
@@ -114,6 +115,7 @@ async def _newest(updates: asyncio.Queue) -> broadcast.Update | None:
     return update
 
 
+@accepts_bearer
 async def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         tournament_id = await sync_to_async(_visible)(request, slug)

@@ -73,6 +73,12 @@ class Tournament(models.Model):
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    dispute_window_hours = models.PositiveIntegerField(
+        default=24, help_text="How long after a result its parties may dispute it"
+    )
+    dispute_pauses_clocks = models.BooleanField(
+        default=False, help_text="A dispute filed on a running game may pause its clocks"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -257,25 +263,64 @@ class MatchGame(models.Model):
         return f"{self.match} game {self.number}"
 
 
-class AuditEntry(models.Model):
-    """Who did what to a tournament, and why: ``tournaments.match.result_corrected``."""
+class AuditQuerySet(models.QuerySet):
+    """Entries are written once: the queryset's bulk writes refuse, as the model does."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    def update(self, **kwargs):  # type: ignore[no-untyped-def]
+        raise AppendOnly("audit entries are never changed")
+
+    def delete(self):  # type: ignore[no-untyped-def]
+        raise AppendOnly("audit entries are never deleted")
+
+
+class AppendOnly(Exception):
+    """A change to an append-only row was attempted (a bug, never a user's doing)."""
+
+
+class AuditEntry(models.Model):
+    """Who did what, to what, when and why, with the target before and after.
+
+    ``action`` is dotted by its owner (``tournaments.match.result_corrected``,
+    ``hosting.role.granted``, ``disputes.ruled``); ``target`` names the row it concerns
+    (``match:W1.1``, ``dispute:4``, ``user:7``, ``game:12``). Entries are append-only: the
+    model, its queryset and the admin refuse changes, and on PostgreSQL a trigger refuses any
+    UPDATE or DELETE of the table (migration 0005), whoever sends it. A tournament or an
+    account with entries is therefore never deleted (``PROTECT``)."""
+
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.PROTECT, related_name="audit"
+    )
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
     )
     action = models.CharField(max_length=80)
+    target = models.CharField(max_length=80, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
     data = models.JSONField(default=dict, blank=True)
     reason = models.TextField(blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
+    objects = AuditQuerySet.as_manager()
+
     class Meta:
         ordering = ["-at"]
         verbose_name_plural = "audit entries"
-        indexes = [models.Index(fields=["tournament", "at"])]
+        indexes = [
+            models.Index(fields=["tournament", "at"]),
+            models.Index(fields=["action", "at"], name="audit_action_at"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
+
+    def save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if self.pk is not None or not self._state.adding:
+            raise AppendOnly("audit entries are never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AppendOnly("audit entries are never deleted")
 
 
 class Episode(models.Model):
@@ -373,3 +418,151 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.amount} {self.currency}: {self.reason}"
+
+
+class Dispute(models.Model):
+    """A party's (or the organiser's) contest of a game or a match result, and its ruling.
+
+    Filed ``open``; a staff admin takes it (``assigned``), then rules it once with a written
+    reason. Until it is assigned its filer may withdraw it. Every step is in the audit log
+    (``disputes.*``, target ``dispute:<id>``)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ASSIGNED = "assigned", _("Assigned")
+        RULED = "ruled", _("Ruled")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    class Ruling(models.TextChoices):
+        DISMISS = "dismiss", _("Dismissed")
+        UPHOLD = "uphold", _("Result upheld")
+        OVERTURN = "overturn", _("Result overturned")
+        REPLAY = "replay", _("Replay ordered")
+        REWIND = "rewind", _("Rewound and continued")
+        ADJUST = "adjust", _("Scores adjusted")
+        FORFEIT = "forfeit", _("Forfeit awarded")
+        DISQUALIFY = "disqualify", _("Entrant disqualified")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="disputes")
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="disputes")
+    game = models.ForeignKey(
+        "games.GameSession",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="disputes",
+    )
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="disputes_filed"
+    )
+    reason = models.TextField()
+    moves = models.JSONField(default=list, blank=True, help_text="The log's seq numbers")
+    evidence = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="disputes_assigned",
+    )
+    paused_game = models.BooleanField(default=False, help_text="Filing paused the game's clocks")
+    ruling = models.CharField(max_length=12, choices=Ruling.choices, blank=True)
+    ruling_reason = models.TextField(blank=True)
+    ruling_data = models.JSONField(default=dict, blank=True)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="disputes_ruled",
+    )
+    filed_at = models.DateTimeField(auto_now_add=True)
+    assigned_at = models.DateTimeField(null=True, blank=True)
+    ruled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-filed_at"]
+        indexes = [models.Index(fields=["status", "filed_at"], name="dispute_queue")]
+
+    def __str__(self) -> str:
+        return f"dispute {self.pk} on {self.match.code}"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status in (self.Status.OPEN, self.Status.ASSIGNED)
+
+
+class DisputeComment(models.Model):
+    """A party's statement, or an organiser's or admin's comment, on a dispute."""
+
+    dispute = models.ForeignKey(Dispute, on_delete=models.CASCADE, related_name="comments")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    role = models.CharField(max_length=12, help_text="party, organiser or staff")
+    text = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["dispute_id", "at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.role} on {self.dispute}"
+
+
+class WebhookEndpoint(models.Model):
+    """Where an organiser wants a tournament's events sent (``tournaments.webhooks``).
+
+    The secret is kept as is, not hashed: each delivery is signed with it (HMAC), and the
+    organiser reads it on the webhooks page to verify what arrives."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=64, help_text="whsec_ and the base64 of 24 bytes")
+    events = models.JSONField(default=list, help_text="The event types it is sent")
+    active = models.BooleanField(default=True)
+    language = models.CharField(
+        max_length=10, default="en", help_text="Of the readable messages (Discord)"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.url}"
+
+
+class WebhookDelivery(models.Model):
+    """One event for one endpoint, and how its attempts went. ``message_id`` is the
+    ``webhook-id`` header: the same on every retry, so a receiver can drop repeats."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RETRYING = "retrying", "Retrying"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed"
+
+    endpoint = models.ForeignKey(
+        WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    message_id = models.CharField(max_length=40, unique=True)
+    event = models.CharField(max_length=40)
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    response_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True, help_text="Why the last attempt failed")
+    created = models.DateTimeField(auto_now_add=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name_plural = "webhook deliveries"
+        indexes = [models.Index(fields=["endpoint", "created"])]
+
+    def __str__(self) -> str:
+        return f"{self.event} to {self.endpoint.url}: {self.status}"

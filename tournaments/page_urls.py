@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from tournaments import live, manage_views, views
+from hosting import converters  # noqa: F401  (registers id)
+from tournaments import live, manage_views, views, webhook_pages
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament-list"),
@@ -31,6 +32,12 @@ urlpatterns = [
     ),
     path("<slug:slug>/manage/", manage_views.console, name="tournament-manage"),
     path("<slug:slug>/manage/edit", manage_views.tournament_edit, name="tournament-edit"),
+    path("<slug:slug>/manage/webhooks", webhook_pages.webhooks_page, name="tournament-webhooks"),
+    path(
+        "<slug:slug>/manage/webhooks/<id:hook_id>/<str:action>",
+        webhook_pages.webhook_action,
+        name="tournament-webhook-action",
+    ),
     path("<slug:slug>/manage/<str:action>", manage_views.act, name="tournament-manage-action"),
 ]
 

@@ -22,6 +22,7 @@ from games.clocks import TimeControl, TimeControlError
 from games.engines.base import ConfigError
 from hosting.errors import Conflict, Forbidden
 from tournaments import adapters, services
+from tournaments.events import emit, match_data
 from tournaments.formats import FormatError, genius, ledger
 from tournaments.models import (
     Entrant,
@@ -166,6 +167,7 @@ def season_start(*, tournament: Tournament, by: Any) -> Episode:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
         audit(tournament, by, "season.started", cast=[e.pk for e in cast.values()])
+        emit(tournament.pk, "tournament.started", stage=1, entrants=len(cast))
         return Episode.objects.create(tournament=tournament, number=1)
 
 
@@ -463,6 +465,7 @@ def _create_death_matches(tournament: Tournament, episode: Episode) -> None:
             extra=extra,
         )
         services._open_match(match)
+        emit(tournament.pk, "match.ready", **match_data(match))
 
 
 def _create_final(tournament: Tournament, episode: Episode, finalists: tuple[int, ...]) -> None:
@@ -479,6 +482,7 @@ def _create_final(tournament: Tournament, episode: Episode, finalists: tuple[int
         extra={"roles": ["EC", "DMO"]},
     )
     services._open_match(match)
+    emit(tournament.pk, "match.ready", **match_data(match))
 
 
 def match_decided(match: Match) -> None:
@@ -553,6 +557,7 @@ def _finish_season(tournament: Tournament, episode: Episode, match: Match) -> No
     match.stage.status = Stage.Status.FINISHED
     match.stage.save(update_fields=["status"])
     audit(tournament, None, "season.won", winner=match.winner_id)
+    emit(tournament.pk, "tournament.finished", stage=match.stage.number, winner=match.winner_id)
 
 
 # -- currency ---------------------------------------------------------------------------------

@@ -24,10 +24,10 @@ from games.models import GameSession
 from hosting.errors import Conflict, Forbidden, UserError
 from hosting.roles import is_organiser, is_staff_admin
 from tournaments import adapters, corrections, tiebreaks
+from tournaments.events import emit, match_data
 from tournaments.formats import FormatError
 from tournaments.formats.double_elimination import reset_needed
 from tournaments.models import (
-    AuditEntry,
     Entrant,
     Match,
     MatchGame,
@@ -44,13 +44,29 @@ class TournamentUserError(UserError):
     pass
 
 
-def audit(tournament: Tournament, actor: Any, action: str, reason: str = "", **data: Any) -> None:
-    AuditEntry.objects.create(
+def audit(
+    tournament: Tournament,
+    actor: Any,
+    action: str,
+    reason: str = "",
+    *,
+    target: str = "",
+    before: Any = None,
+    after: Any = None,
+    **data: Any,
+) -> None:
+    """A tournament's entry in the service's audit log (``tournaments.audit``)."""
+    from tournaments.audit import record  # the audit module reads these models too
+
+    record(
+        actor,
+        f"tournaments.{action}",
         tournament=tournament,
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
-        action=f"tournaments.{action}",
-        data=data,
+        target=target,
+        before=before,
+        after=after,
         reason=reason,
+        **data,
     )
 
 
@@ -348,9 +364,19 @@ def entrant_disqualify(*, entrant: Entrant, by: Any, reason: str) -> None:
         if entrant.status in (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED):
             raise Conflict(_("this entry has already ended"))
         held_place = entrant.status in (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
+        held_status = entrant.status
         entrant.status = Entrant.Status.DISQUALIFIED
         entrant.save(update_fields=["status"])
-        audit(tournament, by, "entrant.disqualified", reason=reason, entrant=entrant.pk)
+        audit(
+            tournament,
+            by,
+            "entrant.disqualified",
+            reason=reason,
+            target=f"entrant:{entrant.pk}",
+            before={"status": held_status},
+            after={"status": entrant.status},
+            entrant=entrant.pk,
+        )
         if held_place and tournament.status in (Status.REGISTRATION, Status.CHECK_IN):
             promoted = waiting_list(tournament).first()
             if promoted is not None:
@@ -385,6 +411,7 @@ def seeding_apply(
         if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
             raise Conflict(_("seeding happens before the start"))
         active = list(tournament.entrants.filter(status__in=adapters.ACTIVE))
+        previous = {str(e.pk): e.seed for e in active}
         if method == "manual":
             ids = [e.pk for e in active]
             if sorted(order or []) != sorted(ids):
@@ -403,7 +430,16 @@ def seeding_apply(
         for seed, entrant in enumerate(active, start=1):
             entrant.seed = seed
             entrant.save(update_fields=["seed"])
-        audit(tournament, by, "seeding.applied", method=method, order=[e.pk for e in active])
+        audit(
+            tournament,
+            by,
+            "seeding.applied",
+            target=f"tournament:{tournament.slug}",
+            before={"seeds": previous},
+            after={"seeds": {str(e.pk): e.seed for e in active}},
+            method=method,
+            order=[e.pk for e in active],
+        )
         return active
 
 
@@ -445,6 +481,7 @@ def stage_start(*, tournament: Tournament, by: Any) -> Stage:
         tournament.status = Status.RUNNING
         tournament.save(update_fields=["status"])
         audit(tournament, by, "stage.started", stage=stage.number, entrants=len(seeded))
+        emit(tournament.pk, "tournament.started", stage=stage.number, entrants=len(seeded))
         _advance(stage)
         return stage
 
@@ -528,6 +565,7 @@ def _advance(stage: Stage) -> None:
                 match.status = Match.Status.READY
                 match.save()
                 _open_match(match)
+                emit(stage.tournament_id, "match.ready", **match_data(match))
         progressed = _close_rounds(stage) or progressed
 
 
@@ -630,6 +668,7 @@ def _finish_stage(stage: Stage) -> None:
     tournament.status = Status.FINISHED
     tournament.save(update_fields=["status"])
     audit(tournament, None, "tournament.finished", stage=stage.number)
+    emit(tournament.pk, "tournament.finished", stage=stage.number)
 
 
 def _open_match(match: Match) -> None:
@@ -785,6 +824,7 @@ def _decide(match: Match, kind: str, winner: Entrant | None = None) -> None:
             (match.home, match.away) if home_won else (match.away, match.home)
         )
     match.save()
+    emit(match.stage.tournament_id, "match.result", **match_data(match))
 
 
 def match_report_result(
@@ -823,6 +863,7 @@ def match_report_result(
                 % {"now": _listed(plan.resets), "sent": _listed(resets)}
             )
         previous = {"winner": match.winner_id, "home": match.home_score, "away": match.away_score}
+        previous_match = _result_of(match)
         match.home_score, match.away_score = scores
         _decide(match, Match.ResultKind.FORFEIT if forfeit else Match.ResultKind.PLAYED)
         for link in match.match_games.filter(game__status=GameSession.Status.RUNNING):
@@ -834,6 +875,9 @@ def match_report_result(
             by,
             action,
             reason=reason,
+            target=f"match:{match.code}",
+            before=previous_match if correcting else None,
+            after=_result_of(match),
             match=match.code,
             previous=previous if correcting else None,
             winner=match.winner_id,
@@ -845,6 +889,19 @@ def match_report_result(
             corrections.apply(match, plan, by=by, reason=reason)
         _after_result(match)
         return match
+
+
+def _result_of(match: Match) -> dict[str, Any]:
+    """A match's result as the audit log keeps it before and after a change."""
+    return {
+        "status": match.status,
+        "result_kind": match.result_kind,
+        "winner": match.winner_id,
+        "home": match.home_id,
+        "away": match.away_id,
+        "home_score": match.home_score,
+        "away_score": match.away_score,
+    }
 
 
 def correction_preview(

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from hosting import converters  # noqa: F401  (registers number and code)
-from tournaments import api, export_api
+from tournaments import api, export_api, webhook_api
 
 urlpatterns = [
     path("", api.TournamentListView.as_view(), name="api-tournament-list"),
@@ -32,6 +32,22 @@ urlpatterns = [
         "<slug:slug>/export.csv", export_api.ExportCSVView.as_view(), name="tournament-export-csv"
     ),
     path("<slug:slug>/ledger", api.LedgerView.as_view(), name="tournament-ledger"),
+    path("<slug:slug>/webhooks", webhook_api.WebhookListView.as_view(), name="api-webhooks"),
+    path(
+        "<slug:slug>/webhooks/<id:hook_id>",
+        webhook_api.WebhookDetailView.as_view(),
+        name="api-webhook",
+    ),
+    path(
+        "<slug:slug>/webhooks/<id:hook_id>/test",
+        webhook_api.WebhookTestView.as_view(),
+        name="api-webhook-test",
+    ),
+    path(
+        "<slug:slug>/webhooks/<id:hook_id>/deliveries",
+        webhook_api.WebhookDeliveriesView.as_view(),
+        name="api-webhook-deliveries",
+    ),
     path(
         "<slug:slug>/episodes/<number:number>/sealed",
         api.SealedOpenView.as_view(),

@@ -28,6 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from games.engines.refusals import MESSAGES
+
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -39,11 +41,23 @@ SYSTEM_ACTIONS = frozenset({WINDOW_CLOSED, TIMEOUT})
 
 
 class IllegalAction(Exception):
-    """The rules refuse this action; ``reason`` is shown to the player as is."""
+    """The rules refuse this action. ``code`` names the refusal (a key of
+    ``refusals.MESSAGES``) and ``params`` fill its sentence; ``reason`` is that sentence in
+    English. Clients translate by code and params, never by reading ``reason``."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, code: str, **params: str | int) -> None:
+        self.code = code
+        self.params = params
+        self.reason = MESSAGES[code].format(**params)
+        super().__init__(self.reason)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from code and params (the default would call __init__ with the sentence)
+        return (_illegal_action, (self.code, self.params))
+
+
+def _illegal_action(code: str, params: dict[str, Any]) -> IllegalAction:
+    return IllegalAction(code, **params)
 
 
 def refuse_unknown_fields(action: Action, *keys: str) -> None:
@@ -51,7 +65,20 @@ def refuse_unknown_fields(action: Action, *keys: str) -> None:
     shows them to everyone once the game ends."""
     extra = sorted(str(key) for key in set(action) - {"type", *keys})
     if extra:
-        raise IllegalAction(f"unexpected field(s) {', '.join(extra)} in a {action['type']!r}")
+        raise IllegalAction("unexpected_fields", fields=", ".join(extra), type=repr(action["type"]))
+
+
+def public_events(events: list[Event], fields: dict[str, tuple[str, ...]]) -> list[Event]:
+    """The events anyone may read, each cut to the fields ``fields`` lists for its type.
+
+    A type not listed is left out: a new kind of event stays private until its engine says
+    which of its fields everyone may see (the public log is shown while the game runs)."""
+    public = []
+    for event in events:
+        keys = fields.get(event.get("type"))
+        if keys is not None:
+            public.append({"type": event["type"], **{k: event[k] for k in keys if k in event}})
+    return public
 
 
 class ConfigError(ValueError):
@@ -158,16 +185,17 @@ class StepRng:
         return self._random().sample(population, k)
 
 
+def reshuffled_unseen(engine: Engine, state: State, rng: Rng) -> State:
+    """``engine.reshuffle_unseen`` where the engine has it, else ``state`` as it is."""
+    hook = getattr(engine, "reshuffle_unseen", None)
+    return hook(state, rng) if hook is not None else state
+
+
 def seed_bytes(seed: int | str | bytes) -> bytes:
     """Normalise a seed given on a command line or stored as hex into 32 bytes."""
     if isinstance(seed, bytes):
         return seed
     return hashlib.sha256(str(seed).encode()).digest()
-
-
-def seed_commitment(seed: bytes) -> str:
-    """The SHA-256 published when a game starts; the seed itself is revealed at the end."""
-    return hashlib.sha256(seed).hexdigest()
 
 
 Bot = Callable[[State, int, Rng], Action]
@@ -208,6 +236,10 @@ class Engine(Protocol):
     def view(self, state: State, seat: int | None) -> View:
         """All that ``seat`` (``None``: a spectator) may see. The only thing sent to clients."""
 
+    def public_events(self, events: list[Event]) -> list[Event]:
+        """What anyone may read of the events ``apply`` returned (``base.public_events``):
+        the public log, shown while the game runs, keyed by each event's ``type``."""
+
     def timeout_action(self, state: State, seats: list[int]) -> Action:
         """The system action applied when the clocks of ``seats`` ran out at the same instant."""
 
@@ -216,6 +248,13 @@ class Engine(Protocol):
 
     def outcome(self, state: State) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on."""
+
+    # Optional: ``reshuffle_unseen(state, rng) -> State``, a copy of ``state`` in which only
+    # what no seat has seen yet (the order of undealt cards) is shuffled again by ``rng``.
+    # A game continued from another's state at some event (a dispute's "rewind") keeps every
+    # hand as it was and draws the rest from its own fresh seed; the old seed, revealed once
+    # the old game ended, then tells nothing about what is still to come. Engines with no
+    # hidden order to redraw leave it out (see ``reshuffled_unseen``).
 
     def resample_hidden(self, state: State, viewer: int | None, rng: Rng) -> State:
         """A copy of ``state`` with everything hidden from ``viewer`` redealt at random.

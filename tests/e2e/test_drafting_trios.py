@@ -220,6 +220,12 @@ def test_a_death_match_played_to_the_end_by_clicking(
     log_text = spectator.locator("#log").inner_text()
     assert len(re.findall(r" scored [\d.]+ in ", log_text)) == trios
     assert spectator.locator("#game").get_attribute("data-version") == str(finished.version)
+    # Every page shows the whole log from the first move: the one reloaded mid-game (from the
+    # page), the one whose stream dropped (the gap filled from the public log), the spectator.
+    logs = [
+        page.locator("#log li:not(.host-line)").all_inner_texts() for page in (*players, spectator)
+    ]
+    assert logs[0] == logs[1] == logs[2] and len(logs[0]) > 2 * trios
     assert check_messages(spectator, None) > 10
     check_messages(ec, 0)
     check_messages(dmo, 1)

@@ -105,7 +105,13 @@ def test_acting_out_of_turn_is_refused(started):
     card = players[1].state(game_id)["view"]["hand"][0]
     response = players[1].act(game_id, {"type": "play", "card": card})
     assert response.status_code == 400
-    assert response.json()["detail"] == "it is not your turn"
+    # the English sentence for people, and its code for pages that say it translated
+    assert response.json() == {
+        "error": "illegal_action",
+        "detail": "it is not your turn",
+        "refusal": "not_your_turn",
+        "params": {},
+    }
 
 
 def test_nobody_can_act_for_another_seat(started):

@@ -13,7 +13,7 @@ import random
 import orjson
 import pytest
 
-from games import clocks, engines, payloads, store
+from games import clocks, engines, payloads, public_log, store
 from games.models import GameSession
 from hosting import broadcast
 from tests.games.hosting_helpers import FakeClock, bot_client, claim, create_game, organiser_client
@@ -62,7 +62,9 @@ class Checker:
         return game, seats, payloads.render_all(game, seats, self.clock.now)[key]
 
     def payload(self, audience: int | None, sent: dict) -> None:
-        """``sent`` is what ``audience`` was sent of the game as it is now."""
+        """``sent`` is what ``audience`` was sent of the game as it is now (its commit's log
+        entries are checked with the commit, in ``update``)."""
+        sent = {key: value for key, value in sent.items() if key != "log"}
         game, seats, text = self.rendered(audience)
         assert sent == orjson.loads(text)
         if game.state is not None:
@@ -79,9 +81,19 @@ class Checker:
 
     def update(self, game_id: int, update: broadcast.Update) -> None:
         """A commit's SSE texts, checked as they are published (the database is at that
-        version, the clock where the commit read it)."""
+        version, the clock where the commit read it). The commit's public log entries go to
+        every audience alike: each is only the public events of a stored action."""
+        logs = []
         for key, text in update.parts.items():
-            self.payload(None if key == payloads.PUBLIC else int(key), orjson.loads(text))
+            sent = orjson.loads(text)
+            logs.append(sent.pop("log", None))
+            self.payload(None if key == payloads.PUBLIC else int(key), sent)
+        assert logs and all(log == logs[0] for log in logs), "audiences got different logs"
+        if logs[0]:
+            game = store.game(self.game_id)
+            stored = game.log.filter(seq__in=[entry["seq"] for entry in logs[0]])
+            expected = [public_log.entry(game.engine, e.seq, e.seat, e.events) for e in stored]
+            assert logs[0] == expected
 
 
 @pytest.mark.parametrize("key, seats, config, timeout_every", GAMES)

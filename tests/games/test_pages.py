@@ -121,7 +121,7 @@ def test_list_replay_and_verify_pages(client):
         assert client.get(path).status_code == 404
 
 
-@pytest.mark.parametrize("engine", ["drafting_trios", "color_clash"])
+@pytest.mark.parametrize("engine", ["drafting_trios", "color_clash", "dropmix"])
 def test_the_play_page_own_assets_stay_under_150_kb(client, engine):
     """What the board page loads of its own: site and game CSS, the shared and the engine's
     module, and the script catalogue of the largest language."""

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 SECRETS = {
     "games.gamesession": ["seed", "effective_seed", "state"],
     "games.seat": ["token_sha256", "guest_id"],
+    "games.roommember": ["guest_id"],
     "games.gameevent": ["action", "events"],
     "tournaments.sealedsubmission": ["text"],
 }

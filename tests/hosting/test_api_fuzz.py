@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from games.engines.refusals import MESSAGES
 from hosting.roles import ORGANISER, STAFF_ADMIN, grant
 from tests.games.hosting_helpers import register_tiny
 from tournaments import seasons, services
@@ -187,8 +188,14 @@ def documented(response) -> None:
     if response.status_code >= 400:
         assert response["Content-Type"] == "application/json", response.content[:300]
         body = response.json()
-        assert isinstance(body, dict) and set(body) - {"fields"} == {"error", "detail"}, body
+        assert isinstance(body, dict), body
+        # an engine's refusal also names its code and the params of its sentence
+        extra = {"refusal", "params"} if body.get("error") == "illegal_action" else {"fields"}
+        assert set(body) - extra == {"error", "detail"}, body
         assert isinstance(body["error"], str) and isinstance(body["detail"], str), body
+        if body["error"] == "illegal_action":
+            assert body["refusal"] in MESSAGES and isinstance(body["params"], dict), body
+            assert MESSAGES[body["refusal"]].format(**body["params"]) == body["detail"], body
 
 
 def send(client: APIClient, method: str, url: str, body: Any) -> None:

@@ -1,21 +1,62 @@
 import pytest
+import redis
+
+from hosting import heartbeats
+from hosting.celery import app
+from hosting.heartbeats import BeatScheduler
+from hosting.scheduler import Scheduler
+from tests.games.hosting_helpers import celery_worker, wait_for
 
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_reports_the_database(client):
+def forget_heartbeats(url: str) -> None:
+    client = redis.Redis.from_url(url)
+    stale = list(client.scan_iter(match=f"{heartbeats.PREFIX}*"))
+    if stale:
+        client.delete(*stale)
+
+
+def test_without_redis_it_reports_the_database_and_the_in_process_timers(
+    client, settings, monkeypatch
+):
+    settings.REDIS_URL = ""
+    timers = Scheduler()
+    monkeypatch.setattr("hosting.health.scheduler", timers)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["missing"] == ["timers"]
+    assert body["checks"]["database"]["ok"] is True
+    assert body["checks"]["timers"]["error"] == (
+        "timers is unavailable: the in-process timer thread is not running"
+    )
+    timers.start()
     response = client.get("/healthz")
     assert response.status_code == 200
-    body = response.json()
-    assert body["status"] == "ok"
-    assert body["checks"]["database"]["ok"] is True
+    assert response.json()["status"] == "ok" and response.json()["timers"] == "in-process"
 
 
-def test_healthz_checks_redis_and_the_broker_when_configured(client, settings, redis_url):
+@pytest.mark.django_db(transaction=True)
+def test_it_names_a_missing_worker_and_beat_and_is_ok_once_both_beat(
+    client, settings, redis_url, celery_queue, tmp_path
+):
     settings.REDIS_URL = redis_url
-    body = client.get("/healthz").json()
-    assert body["checks"]["redis"]["ok"] is True
-    assert body["timers"] == "celery"
+    forget_heartbeats(redis_url)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["missing"] == ["worker", "beat"]
+    assert body["checks"]["redis"]["ok"] is True and body["checks"]["broker"]["ok"] is True
+    assert body["checks"]["worker"]["error"].startswith("worker is unavailable: no Celery worker")
+    with celery_worker(celery_queue):
+        # A worker beats once its consumer is connected; beat beats from its scheduler loop.
+        assert wait_for(lambda: "worker" not in client.get("/healthz").json()["missing"], 10)
+        BeatScheduler(app=app, schedule_filename=str(tmp_path / "beat")).tick()
+        response = client.get("/healthz")
+        assert response.status_code == 200, response.json()
+        assert response.json()["checks"]["worker"]["alive"] >= 1
+    forget_heartbeats(redis_url)
 
 
 def test_healthz_is_503_when_redis_is_down(client, settings, caplog):

@@ -65,3 +65,46 @@ def _up(base: str) -> bool:
         return httpx.get(f"{base}/healthz", timeout=1).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def test_serve_restarts_a_worker_or_beat_killed_under_it_and_says_so(tmp_path, redis_url):
+    """Issue 20: after ``kill -9`` of the Celery worker, ``serve`` never restarted it."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    # Its own Redis database: the children's heartbeats and queues stay out of other tests'.
+    env["REDIS_URL"] = redis_url.rsplit("/", 1)[0] + "/3"
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tmp_path / "serve.log"
+    command = [sys.executable, "manage.py", "serve", "--no-seed", "--port", str(port)]
+    server = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        assert wait_for(lambda: _up(base), 60), log.read_text()
+        children = _children(server.pid)
+        assert len(children) == 2, children
+        for pid in children:
+            os.kill(pid, signal.SIGKILL)
+        assert wait_for(lambda: log.read_text().count("restarted (pid") == 2, 20), log.read_text()
+        output = log.read_text()
+        assert "Celery worker exited with status -9; restarting it" in output
+        assert "Celery beat exited with status -9; restarting it" in output
+        replaced = _children(server.pid)
+        assert len(replaced) == 2 and not set(replaced) & set(children)
+        # Their heartbeats come back: the health check is ok again with the new processes.
+        assert wait_for(lambda: _up(base), 30), httpx.get(f"{base}/healthz").json()
+    finally:
+        server.terminate()
+        server.wait(30)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in replaced)
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (its own threads' children, from /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return sorted(found)

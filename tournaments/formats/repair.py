@@ -91,9 +91,12 @@ def expected(
     matches: Sequence[Held],
     seeds: Mapping[int, int | None],
     override: tuple[str, int | None, int | None] | None = None,
+    *,
+    undecided: bool = False,
 ) -> dict[str, Expected]:
     """What every match should hold given its feeders; ``override`` is ``(code, winner,
-    loser)``, a result that replaces what the host holds for that match."""
+    loser)``, a result that replaces what the host holds for that match (with ``undecided``:
+    the match has no result any more, it is to be played again)."""
     by_code = _index(matches)
     settled: dict[str, Expected] = {}
 
@@ -104,7 +107,7 @@ def expected(
             match = by_code[code]
             if override and override[0] == code:
                 settled[code] = replace(
-                    _as_held(match), winner=override[1], loser=override[2], decided=True
+                    _as_held(match), winner=override[1], loser=override[2], decided=not undecided
                 )
             elif not any(_ref(slot) for slot in match.slots):
                 settled[code] = _as_held(match)
@@ -162,13 +165,16 @@ def repair(
     code: str,
     winner: int | None,
     loser: int | None,
+    *,
+    undecided: bool = False,
 ) -> Repair:
-    """What changes when ``code``'s result becomes ``winner``/``loser`` (``None`` for a draw)."""
+    """What changes when ``code``'s result becomes ``winner``/``loser`` (``None`` for a draw),
+    or, ``undecided``, when its result is taken away for the match to be played again."""
     by_code = _index(matches)
     if code not in by_code:
         raise FormatError(f"no match {code!r} in the bracket")
     before = expected(matches, seeds)
-    after = expected(matches, seeds, (code, winner, loser))
+    after = expected(matches, seeds, (code, winner, loser), undecided=undecided)
     resets, refills = [], []
     for other in by_code:
         held = by_code[other]

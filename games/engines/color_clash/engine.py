@@ -24,6 +24,7 @@ from games.engines.base import (
     State,
     View,
     Window,
+    public_events,
     refuse_unknown_fields,
 )
 from games.engines.color_clash import config as match_config
@@ -40,16 +41,16 @@ Effect = Callable[..., list[Event]]
 
 def check_substitute(state: State, seat: int | None, action: Action) -> tuple[int, bool]:
     if seat is not None:
-        raise IllegalAction("only the host assigns substitutes")
+        raise IllegalAction("substitute_host_only")
     target, on = action.get("seat"), action.get("on")
     if not isinstance(target, int) or isinstance(target, bool):
-        raise IllegalAction("substitute needs a seat number")
+        raise IllegalAction("substitute_needs_seat")
     if not 0 <= target < len(state["hands"]):
-        raise IllegalAction(f"there is no seat {target}")
+        raise IllegalAction("no_such_seat", seat=target)
     if not isinstance(on, bool):
-        raise IllegalAction("substitute needs on: true or false")
+        raise IllegalAction("substitute_needs_on")
     if (target in state["substitutes"]) == on:
-        raise IllegalAction(f"seat {target} is already {'a substitute' if on else 'a player'}")
+        raise IllegalAction("already_substitute" if on else "already_player", seat=target)
     return target, on
 
 
@@ -93,11 +94,30 @@ def rule_for(state: State, action: Action) -> tuple[Check, Effect]:
     try:
         rule = RULES[action["type"]]
     except (KeyError, TypeError):
-        raise IllegalAction(f"unknown action {action!r}") from None
+        kind = action.get("type") if isinstance(action, dict) else action
+        raise IllegalAction("unknown_action", type=repr(kind)) from None
     refuse_unknown_fields(action, *FIELDS[action["type"]])
     if state["over"]:
-        raise IllegalAction("the match is over")
+        raise IllegalAction("match_over")
     return rule
+
+
+PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
+    # every seat sees plays, counts and colours; a drawn card itself never appears
+    "round_started": ("round", "dealer", "top"),
+    "played": ("seat", "card", "color"),
+    "color_chosen": ("seat", "color"),
+    "drew": ("seat", "count", "penalty"),
+    "skipped": ("seat",),
+    "passed": ("seat",),
+    "last_card_called": ("seat", "automatic"),
+    "caught": ("seat", "target"),
+    "went_out": ("seat", "place"),
+    "timed_out": ("seat",),
+    "substitute": ("seat", "on"),
+    "round_ended": ("round", "winner", "points"),
+    "match_ended": (),
+}
 
 
 class ColorClash:
@@ -140,6 +160,9 @@ class ColorClash:
         check, effect = rule_for(state, action)
         return effect(state, *check(state, seat, action), rng)
 
+    def public_events(self, events: list[Event]) -> list[Event]:
+        return public_events(events, PUBLIC_EVENTS)
+
     def view(self, state: State, seat: int | None) -> View:
         return views.view(state, seat, self.to_act(state))
 
@@ -157,6 +180,9 @@ class ColorClash:
 
     def resample_hidden(self, state: State, viewer: int | None, rng: Rng) -> State:
         return views.resample_hidden(state, viewer, rng)
+
+    def reshuffle_unseen(self, state: State, rng: Rng) -> State:
+        return views.reshuffle_unseen(state, rng)
 
 
 ENGINE = ColorClash()

@@ -28,20 +28,20 @@ def window_actions(state: State, seat: int, window: int) -> list[Action]:
 
 def check_call(state: State, seat: int | None, action: Action) -> tuple[int]:
     if seat is None:
-        raise IllegalAction('only a player can call "Last card!"')
+        raise IllegalAction("last_card_players_only")
     if state["config"]["mode"] == "family":
-        raise IllegalAction('Family night calls "Last card!" for you')
+        raise IllegalAction("last_card_automatic")
     window = state["window"]
     if window == seat:
         return (seat,)
     if window is not None:
-        raise IllegalAction('wait: another player\'s "Last card!" window is open')
+        raise IllegalAction("other_window_open")
     if seat != state["turn"] or state["choosing_color"]:
-        raise IllegalAction('call "Last card!" on your turn, before your next-to-last card')
+        raise IllegalAction("last_card_not_now")
     if state["called"][seat]:
-        raise IllegalAction('you have already called "Last card!"')
+        raise IllegalAction("last_card_already_called")
     if len(state["hands"][seat]) != 2:
-        raise IllegalAction('call "Last card!" when you hold two cards')
+        raise IllegalAction("last_card_needs_two")
     return (seat,)
 
 
@@ -56,17 +56,17 @@ def call(state: State, seat: int, rng: Rng) -> list[Event]:
 
 def check_catch(state: State, seat: int | None, action: Action) -> tuple[int, int]:
     if seat is None:
-        raise IllegalAction("only a player can Catch")
+        raise IllegalAction("catch_players_only")
     window = state["window"]
     if window is None:
-        raise IllegalAction("too late: a Catch only counts within 3 seconds of an uncalled play")
+        raise IllegalAction("catch_too_late")
     target = action.get("target")
     if target != window or isinstance(target, bool):
-        raise IllegalAction('only the player whose "Last card!" window is open can be caught')
+        raise IllegalAction("catch_wrong_target")
     if seat == window:
-        raise IllegalAction("you cannot catch yourself")
+        raise IllegalAction("catch_self")
     if not state["hands"][seat]:
-        raise IllegalAction("you have left this round")
+        raise IllegalAction("left_round")
     return seat, target
 
 
@@ -82,10 +82,10 @@ def catch(state: State, seat: int, target: int, rng: Rng) -> list[Event]:
 
 def check_window_closed(state: State, seat: int | None, action: Action) -> tuple[int]:
     if seat is not None:
-        raise IllegalAction("only the host closes windows")
+        raise IllegalAction("windows_host_only")
     window = state["window"]
     if window is None or action.get("name") != WINDOW:
-        raise IllegalAction("no such window is open")
+        raise IllegalAction("no_such_window")
     return (window,)
 
 

@@ -107,55 +107,48 @@ def has_play(state: State, hand: list[int]) -> bool:
 
 def check_turn(state: State, seat: int | None) -> None:
     if seat is None:
-        raise IllegalAction("the system cannot take a turn")
+        raise IllegalAction("system_no_turn")
     if seat != state["turn"]:
-        raise IllegalAction("it is not your turn")
+        raise IllegalAction("not_your_turn")
     if state["window"] is not None:
-        raise IllegalAction('wait: a "Last card!" window is open')
+        raise IllegalAction("last_card_window_open")
 
 
 def check_play(state: State, seat: int | None, action: Action) -> tuple[int, int, int]:
     if seat != state["turn"] or state["window"] is not None or state["choosing_color"]:
         check_turn(state, seat)
-        raise IllegalAction("choose the colour for the turned Wild first")
+        raise IllegalAction("choose_wild_colour_first")
     name = action.get("card")
     ids = IDS_BY_NOTATION.get(name) if isinstance(name, str) else None
     if ids is None:
-        raise IllegalAction(f"{name!r} is not a card")
+        raise IllegalAction("not_a_card", card=repr(name))
     hand = state["hands"][seat]
     drawn = state["drawn"]
     if drawn is not None:
         if NOTATION[drawn] != name:
-            raise IllegalAction(
-                f"after drawing you may only play the card you drew, {NOTATION[drawn]}"
-            )
+            raise IllegalAction("play_drawn_only", card=NOTATION[drawn])
         card = drawn
     else:
         for card in ids:
             if card in hand:
                 break
         else:
-            raise IllegalAction(f"you do not hold {name}")
+            raise IllegalAction("not_held", card=name)
     rank = RANK[card]
     chosen = action.get("color")
     if rank >= WILD:
         color = COLOR_INDEX.get(chosen) if isinstance(chosen, str) else None
         if color is None:
-            raise IllegalAction("a Wild needs a colour: red, blue, yellow or green")
+            raise IllegalAction("wild_needs_colour")
         in_force = state["color"]
         if rank == WILD_DRAW_FOUR and not CARDS_OF_COLOR[in_force].isdisjoint(hand):
-            raise IllegalAction(
-                f"Wild Draw Four is allowed only when you hold no {COLORS[in_force]} card"
-            )
+            raise IllegalAction("wild_draw_four_colour", colour=COLORS[in_force])
         return seat, card, color
     if chosen is not None:
-        raise IllegalAction("only a Wild takes a colour")
+        raise IllegalAction("only_wild_colour")
     if COLOR[card] != state["color"] and rank != RANK[state["discard_pile"][-1]]:
         top = NOTATION[state["discard_pile"][-1]]
-        raise IllegalAction(
-            f"{name} matches neither the colour in force ({COLORS[state['color']]}) "
-            f"nor the top card {top}"
-        )
+        raise IllegalAction("no_match", card=name, colour=COLORS[state["color"]], top=top)
     return seat, card, COLOR[card]
 
 
@@ -211,11 +204,11 @@ def play(state: State, seat: int, card: int, color: int, rng: Rng) -> list[Event
 def check_draw(state: State, seat: int | None, action: Action) -> tuple[int]:
     if seat != state["turn"] or state["window"] is not None or state["choosing_color"]:
         check_turn(state, seat)
-        raise IllegalAction("choose the colour for the turned Wild first")
+        raise IllegalAction("choose_wild_colour_first")
     if state["drawn"] is not None:
-        raise IllegalAction("you have already drawn this turn: play the card you drew or pass")
+        raise IllegalAction("already_drawn")
     if not state["draw_pile"] and len(state["discard_pile"]) < 2:
-        raise IllegalAction("there is nothing left to draw")
+        raise IllegalAction("nothing_to_draw")
     return (seat,)
 
 
@@ -236,12 +229,12 @@ def draw(state: State, seat: int, rng: Rng) -> list[Event]:
 def check_pass(state: State, seat: int | None, action: Action) -> tuple[int]:
     check_turn(state, seat)
     if state["choosing_color"]:
-        raise IllegalAction("choose the colour for the turned Wild first")
+        raise IllegalAction("choose_wild_colour_first")
     if state["drawn"] is None:
         if can_draw(state):
-            raise IllegalAction("you may pass only after drawing this turn")
+            raise IllegalAction("pass_after_draw")
         if has_play(state, state["hands"][seat]):
-            raise IllegalAction("nothing can be drawn, so you must play")
+            raise IllegalAction("must_play")
     return (seat,)
 
 
@@ -256,10 +249,10 @@ def pass_turn(state: State, seat: int, rng: Rng) -> list[Event]:
 def check_choose_color(state: State, seat: int | None, action: Action) -> tuple[int, int]:
     check_turn(state, seat)
     if not state["choosing_color"]:
-        raise IllegalAction("there is no turned Wild to choose a colour for")
+        raise IllegalAction("no_wild_to_colour")
     color = action.get("color")
     if not isinstance(color, str) or color not in COLOR_INDEX:
-        raise IllegalAction("choose red, blue, yellow or green")
+        raise IllegalAction("choose_a_colour")
     return seat, COLOR_INDEX[color]
 
 
@@ -271,10 +264,10 @@ def choose_color(state: State, seat: int, color: int, rng: Rng) -> list[Event]:
 
 def check_timeout(state: State, seat: int | None, action: Action) -> tuple[int]:
     if seat is not None:
-        raise IllegalAction("only the host applies timeouts")
+        raise IllegalAction("timeouts_host_only")
     turn = state["turn"]
     if turn is None or state["window"] is not None or action.get("seats") != [turn]:
-        raise IllegalAction("only the seat whose turn it is can run out of time")
+        raise IllegalAction("timeout_turn_only")
     return (turn,)
 
 

@@ -65,6 +65,13 @@ def resample_hidden(state: State, viewer: int | None, rng: Rng) -> State:
     return copied
 
 
+def reshuffle_unseen(state: State, rng: Rng) -> State:
+    """A copy whose draw pile (nobody has seen its order) is shuffled again; hands stay."""
+    copied = _copy(state)
+    rng.shuffle(copied["draw_pile"])
+    return copied
+
+
 def _copy(state: State) -> State:
     """A copy sharing no list with ``state`` (round records are never changed once written);
     much faster than ``copy.deepcopy``, and the conformance checks call this at every step."""

@@ -109,30 +109,30 @@ _ENUMERATORS = {
 def check(state: State, seat: int | None, action: Any) -> Action:
     """The normalised action if ``seat`` may take it now, else ``IllegalAction``."""
     if not isinstance(action, dict):
-        raise IllegalAction("an action is an object with a type")
+        raise IllegalAction("not_an_object")
     kind = action.get("type")
     if state["stage"] == OVER:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("game_over")
     if seat not in SEATS:
-        raise IllegalAction("only a player can make this choice")
+        raise IllegalAction("players_only")
     if seat not in state["waiting"]:
         if seat in state["order"]:
-            raise IllegalAction("you have already made your choice in this step")
-        raise IllegalAction("you have no choice to make now; your opponent is choosing")
+            raise IllegalAction("already_chose")
+        raise IllegalAction("opponent_choosing")
     checker = _CHECKERS[state["stage"]].get(kind) if isinstance(kind, str) else None
     if checker is None:
         expected = ", ".join(_CHECKERS[state["stage"]])
-        raise IllegalAction(f"{kind!r} is not a choice now; you may choose: {expected}")
+        raise IllegalAction("not_a_choice_now", type=repr(kind), expected=expected)
     return checker(state, seat, action)
 
 
 def _cards(action: Action, key: str, count: int) -> list[str]:
     cards = action.get(key)
     if not isinstance(cards, list) or len(cards) != count:
-        raise IllegalAction(f"{key} must be a list of {count} cards")
+        raise IllegalAction("card_list", key=key, count=count)
     for card in cards:
         if card not in VALUE:
-            raise IllegalAction(f"{card!r} is not a card (numbers are R1..Y6, or a power id)")
+            raise IllegalAction("not_a_trios_card", card=repr(card))
     return sorted(cards)
 
 
@@ -142,32 +142,32 @@ def _check_draft(state: State, seat: int, action: Action) -> Action:
     pick, discard = action.get("pick"), action.get("discard")
     if len(pile) == 1:
         if pick != pile[0] or discard is not None:
-            raise IllegalAction("your pile holds one card: pick it, with no discard")
+            raise IllegalAction("single_card_pile")
     elif without(pile, [pick, discard]) is None:
-        raise IllegalAction("pick one card of your pile and discard another one of it")
+        raise IllegalAction("pick_and_discard")
     return {"type": "draft", "pick": pick, "discard": discard}
 
 
 def _check_mulligan(state: State, seat: int, action: Action) -> Action:
     refuse_unknown_fields(action)
     if state["mulligans"][seat] == 0:
-        raise IllegalAction("you hold no mulligan charge")
+        raise IllegalAction("no_mulligan_charge")
     if not may_mulligan(state, seat):
-        raise IllegalAction("a mulligan replaces the first pick of a later drafting phase")
+        raise IllegalAction("mulligan_not_now")
     return {"type": "mulligan"}
 
 
 def _check_name(state: State, seat: int, action: Action) -> Action:
     refuse_unknown_fields(action, "card")
     if action.get("card") not in VALUE:
-        raise IllegalAction("name a card in the notation: R1..Y6 or a power card id")
+        raise IllegalAction("name_a_card")
     return {"type": "name", "card": action["card"]}
 
 
 def _check_quake(state: State, seat: int, action: Action) -> Action:
     refuse_unknown_fields(action, "category")
     if action.get("category") not in open_for_both(state):
-        raise IllegalAction("choose a category that is open for both players")
+        raise IllegalAction("quake_category")
     return {"type": "earthquake", "category": action["category"]}
 
 
@@ -178,13 +178,13 @@ def _short_handed(state: State, seat: int) -> bool:
 def _check_pass(state: State, seat: int, action: Action) -> Action:
     refuse_unknown_fields(action)
     if not _short_handed(state, seat):
-        raise IllegalAction("you hold three cards or more: play a trio, a power card or a discard")
+        raise IllegalAction("must_play_three")
     return {"type": "pass"}
 
 
 def _check_hand(state: State, seat: int) -> None:
     if _short_handed(state, seat):
-        raise IllegalAction("you hold fewer than three cards: you can only pass")
+        raise IllegalAction("pass_only")
 
 
 def _check_trio(state: State, seat: int, action: Action) -> Action:
@@ -192,32 +192,32 @@ def _check_trio(state: State, seat: int, action: Action) -> Action:
     _check_hand(state, seat)
     category = action.get("category")
     if category not in CATEGORIES:
-        raise IllegalAction(f"unknown category {category!r}")
+        raise IllegalAction("unknown_category", category=repr(category))
     if state["categories"][seat][category]["state"] != OPEN:
-        raise IllegalAction(f"your category {category} is not open")
+        raise IllegalAction("category_not_open", category=category)
     cards = _cards(action, "cards", TRIO_SIZE)
     if not state["config"]["power_cards_in_trios"] and not POWER_SET.isdisjoint(cards):
-        raise IllegalAction("a trio is three number cards; power cards cannot be part of it")
+        raise IllegalAction("trio_no_power")
     if without(state["hands"][seat], cards) is None:
-        raise IllegalAction("you do not hold those three cards")
+        raise IllegalAction("cards_not_held")
     return {"type": "trio", "category": category, "cards": cards}
 
 
 def _check_power(state: State, seat: int, action: Action) -> Action:
     power = action.get("card")
     if power not in POWER_SET:
-        raise IllegalAction(f"{power!r} is not a power card")
+        raise IllegalAction("not_a_power", card=repr(power))
     refuse_unknown_fields(action, "card", "cost", *TARGET_KEYS.get(power, ()))
     _check_hand(state, seat)
     if not may_activate(state, seat, power):
-        raise IllegalAction(f"{power} can be activated once per player, and you already did")
+        raise IllegalAction("power_used", power=power)
     cost = _cards(action, "cost", 2)
     if without(state["hands"][seat], [power, *cost]) is None:
-        raise IllegalAction("you do not hold that power card and those two cost cards")
+        raise IllegalAction("power_cost_not_held")
     paid = VALUE[cost[0]] + VALUE[cost[1]]
     if paid not in COST[power]:
         allowed = ", ".join(str(value) for value in sorted(COST[power]))
-        raise IllegalAction(f"the cost cards add up to {paid}; {power} costs {allowed}")
+        raise IllegalAction("power_cost_sum", paid=paid, power=power, allowed=allowed)
     chosen = {key: action.get(key) for key in TARGET_KEYS.get(power, ())}
     if chosen not in targets(state, seat, power):
         raise IllegalAction(_TARGET_REFUSALS[power])
@@ -225,9 +225,9 @@ def _check_power(state: State, seat: int, action: Action) -> Action:
 
 
 _TARGET_REFUSALS = {
-    "earthquake": "Earthquake needs a category that is open for both players",
-    "bonus": "Bonus needs one of your open categories that has no Bonus yet",
-    "conversion": "Conversion needs one of your open categories and a different rule for it",
+    "earthquake": "earthquake_target",
+    "bonus": "bonus_target",
+    "conversion": "conversion_target",
 }
 
 
@@ -236,7 +236,7 @@ def _check_discard(state: State, seat: int, action: Action) -> Action:
     _check_hand(state, seat)
     cards = _cards(action, "cards", TRIO_SIZE)
     if without(state["hands"][seat], cards) is None:
-        raise IllegalAction("you do not hold those three cards")
+        raise IllegalAction("cards_not_held")
     return {"type": "discard", "cards": cards}
 
 

@@ -16,8 +16,28 @@ from games.engines.base import (
     State,
     View,
     Window,
+    public_events,
 )
 from games.engines.drafting_trios import actions, bots, config, ending, rounds, table, views
+
+PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
+    # who has chosen, never what: picks stay secret until both chose (the view reveals them)
+    "round_started": ("round",),
+    "chosen": ("seat",),
+    "card_named": ("seat",),
+    "piles_swapped": (),
+    "mulligan": ("seat",),
+    "no_pile": ("seat",),
+    "trio": ("seat", "category", "score"),
+    "discarded": ("seat", "points"),
+    "power": ("seat", "card"),
+    "destroyed": ("seat", "category"),
+    "earthquake_without_target": ("seat",),
+    "burned": ("seat", "cards"),
+    "burn_drawn": ("seat", "cards"),
+    "reshuffled": ("seat",),
+    "game_over": ("winner", "reason"),
+}
 
 
 class DraftingTrios:
@@ -63,6 +83,9 @@ class DraftingTrios:
             return events
         return rounds.submit(state, seat, checked, rng)
 
+    def public_events(self, events: list[Event]) -> list[Event]:
+        return public_events(events, PUBLIC_EVENTS)
+
     def view(self, state: State, seat: int | None) -> View:
         return views.view(state, seat)
 
@@ -78,10 +101,13 @@ class DraftingTrios:
     def resample_hidden(self, state: State, viewer: int | None, rng: Rng) -> State:
         return views.resample_hidden(state, viewer, rng)
 
+    def reshuffle_unseen(self, state: State, rng: Rng) -> State:
+        return views.reshuffle_unseen(state, rng)
+
     def _checked(self, state: State, seat: int | None, action: Action) -> Action:
         kind = action.get("type") if isinstance(action, dict) else None
         if kind == WINDOW_CLOSED:
-            raise IllegalAction("Drafting Trios has no timed windows")
+            raise IllegalAction("no_windows")
         if kind == TIMEOUT:
             self._check_timeout(state, seat, action)
             return action
@@ -89,9 +115,9 @@ class DraftingTrios:
 
     def _check_timeout(self, state: State, seat: int | None, action: Action) -> None:
         if seat is not None:
-            raise IllegalAction("only the host's clock can time a player out")
+            raise IllegalAction("timeout_host_clock")
         seats = action.get("seats")
         if set(action) != {"type", "seats"} or not isinstance(seats, list) or not seats:
-            raise IllegalAction('a timeout names the seats whose reserve ran out: "seats": [0]')
+            raise IllegalAction("timeout_shape")
         if len(set(seats)) != len(seats) or not set(seats) <= set(state["waiting"]):
-            raise IllegalAction("only seats that owe a choice now can run out of time")
+            raise IllegalAction("timeout_owing_only")

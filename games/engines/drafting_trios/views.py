@@ -116,3 +116,12 @@ def resample_hidden(state: State, viewer: int | None, rng: Rng) -> State:
         if copied["pending"][seat] is not None:
             copied["pending"][seat] = {"type": "name", "card": rng.choice(ALL_CARDS)}
     return copied
+
+
+def reshuffle_unseen(state: State, rng: Rng) -> State:
+    """A copy where each seat's deck (cards nobody has seen: hands, piles, picks and discards
+    stay as they are) is shuffled again."""
+    copied = json.loads(json.dumps(state))
+    for seat in SEATS:
+        rng.shuffle(copied["decks"][seat])
+    return copied

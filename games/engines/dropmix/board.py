@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.base import IllegalAction
 from games.engines.dropmix.catalogue import Card, Catalogue
 from games.engines.dropmix.grammar import COLOURS
 
@@ -109,32 +110,38 @@ def colour_options(card: Card, accepts: list[str]) -> list[str | None]:
     return [card.colour] if card.colour in accepts else []
 
 
+def describe_filter(rule: dict[str, Any]) -> str:
+    """A block filter as the refusal names it: ``colour=red, level=2``."""
+    return ", ".join(f"{key}={value}" for key, value in sorted(rule.items()))
+
+
 def placement_refusal(
     catalogue: Catalogue, state: State, card: Card, slot: int, colour: str | None
-) -> str | None:
+) -> IllegalAction | None:
     """Why ``card`` playing ``colour`` cannot go on ``slot`` (0-based), or ``None``.
 
     Covers colour, level, the copy rule and blocks; whose move it is is checked elsewhere.
     """
     accepts = state["accepts"][slot]
     if card.kind == "part" and card.colour not in accepts:
-        return f"slot {slot + 1} accepts {' or '.join(accepts)}, not {card.colour}"
+        return IllegalAction(
+            "slot_colour", slot=slot + 1, accepts=" or ".join(accepts), colour=str(card.colour)
+        )
     if colour not in colour_options(card, accepts):
         if card.kind == "wild":
-            return f"name the colour the Wild plays on slot {slot + 1}: {' or '.join(accepts)}"
-        return f"{card.id} cannot play as {colour} on slot {slot + 1}"
+            return IllegalAction("wild_colour_needed", slot=slot + 1, accepts=" or ".join(accepts))
+        return IllegalAction("colour_not_playable", card=card.id, colour=str(colour), slot=slot + 1)
     stack = state["stacks"][slot]
     if stack and catalogue.cards[stack[-1][0]].level > card.level:
-        return (
-            f"a level {card.level} card cannot cover the level {_level_on(catalogue, stack)} card"
-        )
+        below = _level_on(catalogue, stack)
+        return IllegalAction("level_cover", level=card.level, below=below)
     if any(entry and entry[0] == card.id for entry in tops(state)):
-        return f"a copy of {card.id} is already in play"
+        return IllegalAction("copy_in_play", card=card.id)
     if card.kind != "fx":
         songs = in_play_songs(catalogue, state)
         for fx, rule in blocks(catalogue, state):
             if matches(catalogue, rule, card, colour, songs):
-                return f"{fx.id} blocks cards matching {rule} while it is in play"
+                return IllegalAction("fx_blocks", fx=fx.id, rule=describe_filter(rule))
     return None
 
 

@@ -23,6 +23,7 @@ from games.engines.base import (
     Rng,
     State,
     Window,
+    public_events,
     refuse_unknown_fields,
 )
 from games.engines.dropmix import board, bots, cards, turns, views
@@ -58,6 +59,26 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 WHEEL_LABELS = ("1", "2", "3", "X")
 CLEAR_MODES = ("stack", "top")
+
+
+PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
+    # the board is public: drops, spins and scores; a drawn or chosen card never appears
+    "turn": ("side", "turn"),
+    "dropped": ("seat", "card", "slot", "colour"),
+    "fx": ("card",),
+    "missing_colour": ("side", "colour"),
+    "spinning": ("seat",),
+    "spun": ("seat", "result", "cleared"),
+    "retracted": ("seat", "move"),
+    "final": ("seat", "move"),
+    "passed": ("seat",),
+    "chose": ("seat",),
+    "drew": ("seat", "count"),
+    "timed_out": ("seats",),
+    "scored": ("side", "points"),
+    "lost": ("side", "points"),
+    "won": ("side", "score"),
+}
 
 
 class DropMixClash:
@@ -175,23 +196,23 @@ class DropMixClash:
 
     def validate(self, state: State, seat: int | None, action: Action) -> None:
         if not isinstance(action, dict):
-            raise IllegalAction("an action must be an object with a type")
+            raise IllegalAction("not_an_object")
         kind = action.get("type")
         if not isinstance(kind, str) or kind not in FIELDS:
-            raise IllegalAction(f"unknown action {kind!r}")
+            raise IllegalAction("unknown_action", type=repr(kind))
         refuse_unknown_fields(action, *FIELDS[kind])
         if kind in (WINDOW_CLOSED, TIMEOUT):
             if seat is not None:
-                raise IllegalAction(f"{kind} comes from the host, not from a player")
+                raise IllegalAction("host_only", type=kind)
             self._validate_system(state, action)
             return
         if not isinstance(seat, int) or not 0 <= seat < len(state["hands"]):
-            raise IllegalAction("a player action needs a player's seat")
+            raise IllegalAction("player_seat_needed")
         if state["winner"] is not None:
-            raise IllegalAction("the game is over")
-        reason = _PLAYER_CHECKS[kind](state, seat, action)
-        if reason:
-            raise IllegalAction(reason)
+            raise IllegalAction("game_over")
+        refusal = _PLAYER_CHECKS[kind](state, seat, action)
+        if refusal is not None:
+            raise refusal
 
     def apply(self, state: State, seat: int | None, action: Action, rng: Rng) -> list[Event]:
         self.validate(state, seat, action)
@@ -212,6 +233,9 @@ class DropMixClash:
         if kind == "retract":
             return turns.retract(state, seat)
         return turns.choose(state, seat, action["card"], rng)
+
+    def public_events(self, events: list[Event]) -> list[Event]:
+        return public_events(events, PUBLIC_EVENTS)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
@@ -239,11 +263,14 @@ class DropMixClash:
         # state is JSON by contract, and a JSON round trip copies it faster than deepcopy
         return views.resample_hidden(json.loads(json.dumps(state)), viewer, rng)
 
+    def reshuffle_unseen(self, state: State, rng: Rng) -> State:
+        return views.reshuffle_unseen(json.loads(json.dumps(state)), rng)
+
     def _validate_system(self, state: State, action: Action) -> None:
         if action["type"] == WINDOW_CLOSED:
             names = [window.name for window in self.windows(state)]
             if action.get("name") not in names:
-                raise IllegalAction("no such window is open")
+                raise IllegalAction("no_such_window")
             return
         seats = action.get("seats")
         owing = {s for s in range(len(state["hands"])) if self.decision(state, s) is not None}
@@ -253,7 +280,7 @@ class DropMixClash:
             or len(set(map(str, seats))) != len(seats)
             or not all(isinstance(s, int) and s in owing for s in seats)
         ):
-            raise IllegalAction("only seats whose clock is running can time out")
+            raise IllegalAction("timeout_running_only")
 
 
 def _drops(catalogue: Catalogue, state: State, seat: int) -> list[Action]:
@@ -270,7 +297,7 @@ def _drops(catalogue: Catalogue, state: State, seat: int) -> list[Action]:
     return actions
 
 
-def _check_drop(state: State, seat: int, action: Action) -> str | None:
+def _check_drop(state: State, seat: int, action: Action) -> IllegalAction | None:
     return turns.drop_refusal(
         catalogue_of(state),
         state,
@@ -281,28 +308,28 @@ def _check_drop(state: State, seat: int, action: Action) -> str | None:
     )
 
 
-def _check_spin(state: State, seat: int, action: Action) -> str | None:
-    return None if turns.may_spin(state, seat) else "you may not spin the Equalizer now"
+def _check_spin(state: State, seat: int, action: Action) -> IllegalAction | None:
+    return None if turns.may_spin(state, seat) else IllegalAction("spin_not_now")
 
 
-def _check_pass(state: State, seat: int, action: Action) -> str | None:
+def _check_pass(state: State, seat: int, action: Action) -> IllegalAction | None:
     if turns.may_pass(state, seat):
         return None
-    return "only the extra moves left after both moves of a turn can be passed"
+    return IllegalAction("pass_extras_only")
 
 
-def _check_retract(state: State, seat: int, action: Action) -> str | None:
+def _check_retract(state: State, seat: int, action: Action) -> IllegalAction | None:
     pending = state["pending"]
     if not pending or pending["seat"] != seat:
-        return "you have no pending move to retract"
+        return IllegalAction("nothing_to_retract")
     return None
 
 
-def _check_choose(state: State, seat: int, action: Action) -> str | None:
+def _check_choose(state: State, seat: int, action: Action) -> IllegalAction | None:
     if turns.phase(state) != turns.CHOOSING or state["choices"][0][0] != seat:
-        return "you are not choosing a card"
+        return IllegalAction("not_choosing")
     if action.get("card") not in state["decks"][seat]:
-        return "that card is not in your deck"
+        return IllegalAction("not_in_deck")
     return None
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.base import Rng
+from games.engines.base import IllegalAction, Rng
 from games.engines.dropmix import board, cards, effects
 from games.engines.dropmix.catalogue import Card, Catalogue, catalogue_of
 from games.engines.dropmix.decks import ROLE_RULES
@@ -127,23 +127,23 @@ def effective_colour(card: Card, accepts: list[str], given: Any) -> Any:
 
 def drop_refusal(
     catalogue: Catalogue, state: State, seat: int, card_id: Any, slot: Any, colour: Any
-) -> str | None:
+) -> IllegalAction | None:
     """Why ``seat`` may not drop ``card_id`` on ``slot`` (1..5) as ``colour``, or ``None``."""
     if phase(state) != MOVING or state["side_of"][seat] != state["active"]:
-        return "it is not your move"
+        return IllegalAction("not_your_move")
     if card_id not in state["hands"][seat]:
-        return "you do not hold that card"
+        return IllegalAction("card_not_held")
     if not isinstance(slot, int) or isinstance(slot, bool) or not 1 <= slot <= board.SLOT_COUNT:
-        return "slot must be a number from 1 to 5"
+        return IllegalAction("slot_range")
     card = catalogue.cards[card_id]
     colour = effective_colour(card, state["accepts"][slot - 1], colour)
     refusal = board.placement_refusal(catalogue, state, card, slot - 1, colour)
-    if refusal:
+    if refusal is not None:
         return refusal
     if drop_permit(catalogue, state, seat, card, colour) is None:
         if not state["extras"]:
-            return "you have made your move this turn; your partner makes the other"
-        return "your moves left this turn are extra moves this card does not fit"
+            return IllegalAction("partner_moves")
+        return IllegalAction("extras_do_not_fit")
     return None
 
 
@@ -227,7 +227,9 @@ def resolve_spin(state: State, seat: int, rng: Rng) -> Events:
             board.clear_slot(state, slot - 1)
         tally.lose(1 - side, len(cleared))
     state["full_mix"] = board.full_mix_side(state)
-    state["last_spin"] = {"seat": seat, "result": result, "cleared": cleared}
+    # numbered, so that a page tells a new spin from the same one seen again
+    number = (state["last_spin"] or {}).get("number", 0) + 1
+    state["last_spin"] = {"seat": seat, "result": result, "cleared": cleared, "number": number}
     events: Events = [{"type": "spun", "seat": seat, "result": result, "cleared": cleared}]
     return events + settle(state, tally, side)
 

@@ -56,6 +56,13 @@ function cardFace(ui, card, extra = {}) {
 let picking = null; // the Wild whose colour is being picked: {card, actions, key}
 
 export default {
+  word(key, value) {
+    const known = typeof value === "string" && (value === "W" || value === "W4" || COLOURS[value[0]]);
+    if ((key === "card" || key === "top") && known) return cardName(value);
+    if ((key === "color" || key === "colour") && BY_ID[value]) return COLOURS[BY_ID[value]].name();
+    return undefined;
+  },
+
   toAct(payload) {
     return payload.view.to_act || [];
   },

@@ -98,6 +98,12 @@ function selectionFor(key) {
 }
 
 export default {
+  word(key, value) {
+    if (key === "category") return categoryName(value);
+    if ((key === "card" || key === "power") && POWERS[value]) return POWERS[value].name();
+    return undefined;
+  },
+
   reserveFirst: true,
   simultaneous: true,
 

@@ -1,11 +1,17 @@
 // The live game page: what every board shares. It renders the payload the page embeds, follows
 // the game's Server-Sent Events (resuming with Last-Event-ID after a drop), ticks the clocks
-// locally between messages, keeps the public log, posts moves with a client action id and the
-// CSRF token, and announces turns, moves and low time to screen readers (at most every 10 s).
+// locally between messages, shows the public log (the whole game's, embedded in the page, then
+// each commit's entries as they come; a gap is filled from the public-log API), posts moves
+// with a client action id and the CSRF token, says refusals and log lines in the page's
+// language from their codes (the server's sentences, embedded), and announces turns, moves
+// and low time to screen readers (at most every 10 s).
 // Each engine's board is its own module (games/<engine>.js) with this interface:
 //   render(container, payload, ui)   draw the board and the seat's controls (ui.act posts)
-//   describe(previous, payload, ui)  public log lines (strings) for what changed
+//   word(key, value, payload, ui)    a log or refusal value in words (a card's name...), or
+//                                    undefined for the shared wording (optional)
+//   describe(previous, payload, ui)  what changed between two steps (the replay's caption)
 //   toAct(payload) -> [seat, ...]    who may act now (optional; view.to_act otherwise)
+//   tick(container, payload)         count its own timers down between messages (optional)
 //   reserveFirst                     true when the reserve decides games (Death Matches)
 
 import { withClientSeed } from "./client_seed.js";
@@ -16,7 +22,7 @@ const fmt = (text, params) => interpolate(text, params, true); // text already t
 
 const ANNOUNCE_EVERY_MS = 10_000;
 const LOW_TIME_SECONDS = 10;
-const LOG_LIMIT = 200;
+const SEAT_KEYS = new Set(["seat", "target", "dealer", "winner"]);
 const KIND_SUFFIX = { computer: " (Computer)", substitute: " (Computer (substitute))" };
 
 export function el(tag, attributes = {}, ...children) {
@@ -33,6 +39,31 @@ export function el(tag, attributes = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+/** A server sentence (a log line, a refusal) with its {placeholders} written in words: the
+ * board's own words first (card names...), then seat names, lists and shared words. */
+export function say(template, params, payload, board, wording, ui) {
+  const word = (key, value) => {
+    const own = board && board.word ? board.word(key, value, payload, ui) : undefined;
+    if (own !== undefined) return own;
+    if (SEAT_KEYS.has(key) && Number.isInteger(value)) return seatName(payload, value);
+    if (key === "seats" && Array.isArray(value)) return value.map((n) => seatName(payload, n)).join(", ");
+    if (Array.isArray(value)) return value.join(", ");
+    if (typeof value === "string" && wording.words[value]) return wording.words[value];
+    return String(value);
+  };
+  return template.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? word(key, params[key]) : whole));
+}
+
+/** The lines of a public log entry, in the page's language. */
+export function entryLines(entry, payload, board, wording, ui) {
+  const lines = [];
+  for (const event of entry.events || []) {
+    const template = wording.lines[event.line];
+    if (template) lines.push(say(template, event, payload, board, wording, ui));
+  }
+  return lines;
 }
 
 export function clockText(seconds) {
@@ -84,8 +115,9 @@ class Game {
     this.container = root.querySelector("#board");
     this.payload = null;
     this.receivedAt = 0;
-    this.logKey = `game-log:${this.gameId}`;
-    this.logLines = this.restoreLog();
+    this.wording = readJson(root.ownerDocument, "game-wording", { lines: {}, refusals: {}, words: {} });
+    this.logSeq = 0;
+    this.logFetching = false;
     this.lastAnnounce = 0;
     this.pendingAnnouncements = [];
     this.announceTimer = null;
@@ -94,6 +126,8 @@ class Game {
     this.ui = {
       act: (action) => this.act(action),
       seatName: (n) => seatName(this.payload, n),
+      say: (template, params) => this.say(template, params),
+      words: this.wording.words,
       el,
       _,
       toast: (text, kind) => this.toast(text, kind),
@@ -105,8 +139,10 @@ class Game {
 
   start() {
     const embedded = this.root.ownerDocument.getElementById("game-state");
+    this.payload = JSON.parse(embedded.textContent);
+    this.renderLog(readJson(this.root.ownerDocument, "game-log", []));
+    this.payload = null;
     this.update(JSON.parse(embedded.textContent), { initial: true });
-    this.renderLog();
     this.setUpLobby();
     if (!isOver(this.payload)) this.connect();
     this.ticker = setInterval(() => this.tick(), 250);
@@ -158,6 +194,7 @@ class Game {
     this.root.dataset.version = payload.version;
     this.root.dataset.status = payload.status;
     if (previous) this.logChanges(previous, payload);
+    this.mergeLog(payload);
     this.renderTurn();
     this.renderClocks();
     this.renderLobby();
@@ -223,10 +260,10 @@ class Game {
     const code = data.error || "";
     let text;
     if (code === "illegal_action") {
-      // The engines word their reasons in English: shown as they are on English pages; the
-      // other languages get the refusal in their own words, never a guess from that text.
-      const english = document.documentElement.lang === "en" && data.detail;
-      text = english ? data.detail : _("The rules do not allow that move now.");
+      // Said from the refusal's code and params in the page's language, never from the
+      // English sentence the API also sends.
+      const template = this.wording.refusals[data.refusal];
+      text = template ? this.say(template, data.params || {}) : _("The rules do not allow that move now.");
     } else {
       text = REFUSALS[code] ? REFUSALS[code]() : _("The server refused that request.");
     }
@@ -342,6 +379,7 @@ class Game {
   tick() {
     const payload = this.payload;
     if (!payload || !payload.clocks) return;
+    if (this.board.tick) this.board.tick(this.container, payload);
     const elapsed = payload.status === "running" ? (performance.now() - this.receivedAt) / 1000 : 0;
     for (const item of this.root.querySelectorAll("#clocks .clock")) {
       const clock = payload.clocks[item.dataset.seat];
@@ -394,6 +432,67 @@ class Game {
   }
 
   // -- log ---------------------------------------------------------------------------------
+  say(template, params) {
+    return say(template, params, this.payload, this.board, this.wording, this.ui);
+  }
+
+  entryLines(entry) {
+    return entryLines(entry, this.payload, this.board, this.wording, this.ui);
+  }
+
+  renderLog(entries) {
+    const log = this.root.querySelector("#log");
+    log.replaceChildren();
+    this.logSeq = 0;
+    this.addEntries(entries);
+    if (!log.children.length) log.append(el("li", { class: "muted", "data-empty": "" }, _("Moves appear here as they happen.")));
+  }
+
+  /** Newest first; returns the new lines. */
+  addEntries(entries) {
+    const log = this.root.querySelector("#log");
+    const added = [];
+    for (const entry of entries) {
+      if (entry.seq <= this.logSeq) continue;
+      this.logSeq = entry.seq;
+      for (const line of this.entryLines(entry)) {
+        added.push(line);
+        log.prepend(el("li", { "data-seq": entry.seq }, line));
+      }
+    }
+    if (added.length) log.querySelector("[data-empty]")?.remove();
+    return added;
+  }
+
+  /** A commit's entries from the stream; a gap (a dropped stream, a first message) is filled
+   * from the public log, so the page always shows every move from the start. */
+  mergeLog(payload) {
+    const fresh = (payload.log || []).filter((entry) => entry.seq > this.logSeq);
+    if (fresh.length && fresh[0].seq === this.logSeq + 1) {
+      const lines = this.addEntries(fresh);
+      if (lines.length) this.announce(lines.slice(-2).join(" "));
+    }
+    if (payload.version > this.logSeq) this.fetchLog();
+  }
+
+  async fetchLog() {
+    if (this.logFetching) return;
+    this.logFetching = true;
+    try {
+      const answer = await fetch(this.root.querySelector("#log").dataset.publicLog, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (answer.ok) {
+        const data = await answer.json();
+        const lines = this.addEntries(data.log);
+        if (lines.length) this.announce(lines.slice(-2).join(" "));
+      }
+    } catch (error) {
+      /* offline: the next message tries again */
+    } finally {
+      this.logFetching = false;
+    }
+  }
+
+  /** What the host changes besides the moves: said locally, with the next entries. */
   logChanges(previous, payload) {
     const lines = [];
     if (previous.status === "waiting" && payload.status === "running") lines.push(_("The game has started."));
@@ -403,33 +502,11 @@ class Game {
         lines.push(fmt(_("%(name)s is now played by a computer substitute."), { name: seatName(payload, seat.number) }));
       }
     }
-    if (previous.view && payload.view) lines.push(...this.board.describe(previous, payload, this.ui));
-    if (!isOver(previous) && isOver(payload)) lines.push(_("The game is over."));
     if (!lines.length) return;
-    for (const line of lines) this.logLines.push({ version: payload.version, text: line });
-    this.logLines = this.logLines.slice(-LOG_LIMIT);
-    try {
-      sessionStorage.setItem(this.logKey, JSON.stringify(this.logLines));
-    } catch (error) {
-      /* storage full or disabled: the log still shows this visit */
-    }
-    this.renderLog();
-    this.announce(lines.slice(-2).join(" "));
-  }
-
-  restoreLog() {
-    try {
-      return JSON.parse(sessionStorage.getItem(this.logKey) || "[]");
-    } catch (error) {
-      return [];
-    }
-  }
-
-  renderLog() {
     const log = this.root.querySelector("#log");
-    const lines = this.logLines.slice().reverse();
-    log.replaceChildren(...lines.map((line) => el("li", {}, line.text)));
-    if (!lines.length) log.append(el("li", { class: "muted" }, _("Moves appear here as they happen.")));
+    log.querySelector("[data-empty]")?.remove();
+    for (const line of lines) log.prepend(el("li", { class: "host-line" }, line));
+    this.announce(lines.join(" "));
   }
 
   // -- announcements and toasts ------------------------------------------------------------
@@ -464,6 +541,11 @@ class Game {
     box.append(toast);
     setTimeout(() => toast.remove(), 6000);
   }
+}
+
+export function readJson(doc, id, fallback) {
+  const node = doc.getElementById(id);
+  return node ? JSON.parse(node.textContent) : fallback;
 }
 
 function isOver(payload) {

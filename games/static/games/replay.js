@@ -1,7 +1,8 @@
 // The replay page: step through a finished game (first, previous, next, last, a slider and the
 // arrow keys), drawing each step with the engine's own board, every seat's hidden cards and
-// the clocks as they stood after that step.
-import { clockText, el, seatName } from "./game.js";
+// the clocks as they stood after that step; each step's caption is its public log entry, in
+// the page's language.
+import { clockText, el, entryLines, readJson, seatName } from "./game.js";
 
 const { gettext, interpolate } = window;
 const _ = (text) => gettext(text);
@@ -11,6 +12,7 @@ async function boot() {
   const root = document.getElementById("replay");
   if (!root) return;
   const data = JSON.parse(document.getElementById("replay-data").textContent);
+  const wording = readJson(document, "game-wording", { lines: {}, refusals: {}, words: {} });
   const board = root.dataset.engineModule ? (await import(root.dataset.engineModule)).default : null;
   const last = data.steps.length - 1;
   const slider = root.querySelector("#replay-step");
@@ -40,6 +42,8 @@ async function boot() {
   function describeStep(index) {
     if (index === 0) return _("The deal, before any move.");
     const step = data.steps[index];
+    const logged = step.log ? entryLines(step.log, payloadAt(index), board, wording, ui) : [];
+    if (logged.length) return logged.join(" ");
     const lines = board ? board.describe(payloadAt(index - 1), payloadAt(index), ui) : [];
     if (lines.length) return lines.join(" ");
     const action = step.action || {};

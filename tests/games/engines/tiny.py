@@ -24,6 +24,7 @@ from games.engines.base import (
     Rng,
     State,
     Window,
+    public_events,
     refuse_unknown_fields,
 )
 
@@ -86,18 +87,18 @@ class HighCard:
             refuse_unknown_fields(action, *FIELDS[kind])
         if kind == WINDOW_CLOSED:
             if seat is not None or not state["applause"] or action.get("name") != "applause":
-                raise IllegalAction("no such window is open")
+                raise IllegalAction("no_such_window")
             return
         if kind == TIMEOUT:
             if seat is not None or action.get("seats") != [state["turn"]]:
-                raise IllegalAction("only the seat to play can time out")
+                raise IllegalAction("timeout_turn_only")
             return
         if kind != "play":
-            raise IllegalAction(f"unknown action {kind!r}")
+            raise IllegalAction("unknown_action", type=repr(kind))
         if seat not in self.to_act(state):
-            raise IllegalAction("it is not your turn")
+            raise IllegalAction("not_your_turn")
         if action.get("card") not in state["hands"][seat]:
-            raise IllegalAction("you do not hold that card")
+            raise IllegalAction("card_not_held")
 
     def apply(self, state: State, seat: int | None, action: Action, rng: Rng) -> list[Event]:
         self.validate(state, seat, action)
@@ -113,6 +114,9 @@ class HighCard:
         state["turn"] = (seat + 1) % len(state["hands"])
         state["applause"] = not self._over(state)
         return [{"type": "played", "seat": seat, "card": action["card"]}]
+
+    def public_events(self, events: list[Event]) -> list[Event]:
+        return public_events(events, {"played": ("seat", "card")})
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         view = {

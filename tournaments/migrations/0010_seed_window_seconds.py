@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0006_death_match_settings'),
+        ('tournaments', '0009_webhooks'),
     ]
 
     operations = [

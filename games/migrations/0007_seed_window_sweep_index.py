@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_client_seeds'),
+        ('games', '0006_casual_rooms'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,10 @@
+import pytest
+
+from tests.games.hosting_helpers import FakeClock
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeClock()
+    monkeypatch.setattr("games.services.now", fake)
+    return fake

@@ -1,0 +1,71 @@
+"""The dispute pages: filing from the game's page, the staff stepper, a ruling previewed then
+confirmed with exactly its resets, and the decision shown on the tournament's page."""
+
+import pytest
+from django.test import Client
+
+from games.models import GameSession
+from tests.disputes.test_rulings import online_match, play
+from tests.tournaments.builders import report_top_seed_wins, staff_admin, started
+from tournaments import disputes
+from tournaments.models import AuditEntry, Dispute
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(person) -> Client:
+    client = Client()
+    client.force_login(person)
+    return client
+
+
+def test_a_party_files_from_the_game_page_and_staff_step_through_the_log(clock):
+    tournament, _, game, players = online_match(clock)
+    play(game.pk, clock)
+    play(game.pk, clock)
+    party = client_for(players[0].user)
+    board = party.get(f"/games/{game.pk}/").content.decode()
+    filing = f"/disputes/new/{tournament.slug}/W1.1"
+    assert filing in board
+    form = party.get(filing).content.decode()
+    assert 'name="moves" value="3"' in form
+    answer = party.post(filing, {"reason": "my card vanished", "moves": ["3"]}, follow=True)
+    assert "Your dispute is filed." in answer.content.decode()
+    dispute = Dispute.objects.get()
+    assert dispute.moves == [3] and dispute.game_id == game.pk
+    referee = client_for(staff_admin())
+    queue = referee.get("/admin/disputes/").content.decode()
+    assert f"/admin/disputes/{dispute.pk}/" in queue and "Take it" in queue
+    html = referee.get(f"/admin/disputes/{dispute.pk}/?step=3").content.decode()
+    assert "Step 3 of 4" in html and "disputed" in html and "Full state" in html
+    steps = referee.get(f"/api/disputes/{dispute.pk}/steps").json()["steps"]
+    assert steps[3]["disputed"] and steps[3]["seat"] is not None
+    hands = steps[3]["state"]["hands"]  # every hand, for staff only
+    assert hands == GameSession.objects.get(pk=game.pk).state["hands"]
+    assert f"&quot;hands&quot;: [\n  [\n   {hands[0][0]}," in html
+    assert "Full state" not in party.get(f"/disputes/{dispute.pk}/").content.decode()
+
+
+def test_an_overturn_on_the_page_shows_its_resets_first_then_applies_exactly_them():
+    tournament, stage, _ = started("double_elimination", 4)
+    for code in ("W1.1", "W1.2", "W2.1", "L1.1"):
+        report_top_seed_wins(stage, code)
+    w11 = stage.matches.get(code="W1.1")
+    loser = w11.loser
+    dispute = disputes.dispute_file(match=w11, by=loser.user, reason="I won")
+    referee = client_for(staff_admin())
+    action = f"/disputes/{dispute.pk}/rule"
+    body = {"ruling": "overturn", "winner": str(loser.pk), "reason": "sheet misread"}
+    preview = referee.post(action, body, follow=True).content.decode()
+    assert "This ruling resets these matches" in preview
+    assert "<li><code>W2.1</code></li><li><code>L1.1</code></li>" in preview
+    assert Dispute.objects.get(pk=dispute.pk).status == "open"  # the preview changed nothing
+    confirmed = referee.post(
+        action, {**body, "confirmed": "yes", "resets": "W2.1,L1.1"}, follow=True
+    ).content.decode()
+    assert "The ruling is recorded." in confirmed
+    ruled = Dispute.objects.get(pk=dispute.pk)
+    assert ruled.status == "ruled" and ruled.ruling_data["resets"] == ["W2.1", "L1.1"]
+    assert AuditEntry.objects.filter(action="tournaments.match.reset").count() == 2
+    notice = client_for(loser.user).get(f"/tournaments/{tournament.slug}/").content.decode()
+    assert "Ruled: Result overturned" in notice and "sheet misread" in notice

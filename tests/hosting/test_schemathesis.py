@@ -1,0 +1,158 @@
+"""Schemathesis against the live service's own ``/api/schema/``: every operation, with bodies,
+queries and path parameters generated from the schema (valid ones and invalid ones), answers
+no 5xx, only documented status codes and content types, and bodies that match the schema;
+then sequences of calls along the links Schemathesis infers between operations (stateful).
+
+Each operation is tried at random path parameters and at the seeded rows' own (a tournament,
+a game, a match, a webhook, a token), acting as the tournament's organiser through a personal
+token. Examples are bounded (``EXAMPLES`` each way, a dozen sequences of six calls): about
+a minute and a half in all.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from hosting import tokens
+from tests.games.hosting_helpers import register_tiny
+from tests.tournaments.builders import started
+from tournaments import webhooks
+
+EXAMPLES = 6
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
+
+
+def _seed() -> tuple[str, dict[str, Any]]:
+    """A running cup with a hosted game, a webhook and a spare token; the organiser's token
+    and the rows' path parameters."""
+    register_tiny()
+    tournament, _stage, _players = started("single_elimination", 2, online=True)
+    organiser = tournament.organiser
+    made = tokens.token_create(user=organiser, name="schemathesis")
+    spare = tokens.token_create(user=organiser, name="to revoke")  # not the one it acts with
+    hook = webhooks.endpoint_create(
+        tournament=tournament, by=organiser, url="http://127.0.0.1:9/", events=["match.ready"]
+    )
+    match = tournament.stages.get().matches.get(code="W1.1")
+    game = match.match_games.get().game_id
+    known = {
+        "slug": tournament.slug,
+        "code": match.code,
+        "game_id": game,
+        "number": 1,
+        "hook_id": hook.pk,
+        "token_id": spare.token.pk,
+    }
+    return made.secret, known
+
+
+def test_the_live_api_keeps_to_its_schema(asgi_server, postgres_only, settings_throttles_off):
+    secret, known = _seed()
+    schema = schemathesis.openapi.from_url(f"{asgi_server}/api/schema/")
+    headers = {"Authorization": f"Bearer {secret}"}
+    failures: list[str] = []
+    statuses: Counter[int] = Counter()
+    # Deletions last, so that the rows the other operations use still exist; revoking a
+    # token (perhaps the one it acts with: random ids are small numbers too) the very last.
+    operations = sorted(
+        (result.ok() for result in schema.get_all_operations()),
+        key=lambda op: (op.method.upper() == "DELETE", "token_id" in op.path, op.label),
+    )
+    assert len(operations) > 30
+    for operation in operations:
+        names = {parameter.name for parameter in operation.path_parameters}
+        at_rows = {name: value for name, value in known.items() if name in names}
+        # Without path parameters: valid and invalid input. With them: valid input anywhere
+        # (mostly rows that do not exist), and valid and invalid input at the seeded rows.
+        tries = [({}, GenerationMode.POSITIVE)]
+        tries += [(at_rows, mode) for mode in GenerationMode] if at_rows else []
+        tries += [] if names else [({}, GenerationMode.NEGATIVE)]
+        for path_parameters, mode in tries:
+            # The token as a fixed header: otherwise a security scheme's header is generated.
+            strategy = operation.as_strategy(
+                generation_mode=mode, path_parameters=path_parameters or None, headers=headers
+            )
+
+            @settings(
+                max_examples=EXAMPLES,
+                deadline=None,
+                database=None,
+                phases=[Phase.generate],
+                suppress_health_check=list(HealthCheck),
+            )
+            @given(case=strategy)
+            def run(case: schemathesis.Case) -> None:
+                response = case.call_and_validate(base_url=asgi_server, checks=CHECKS, timeout=10)
+                statuses[response.status_code] += 1
+
+            try:
+                run()
+            except Unsatisfiable:
+                continue  # nothing in the operation can be made invalid (no body, no query)
+            # Every operation is tried and every failure shown (Schemathesis raises groups).
+            except (Exception, BaseExceptionGroup) as failure:
+                failures.append(f"{operation.label} ({mode.value}): {str(failure)[:3000]}")
+    assert not failures, "\n\n".join(failures)
+    # It reached the rows, not only refusals: successes, and refusals of each kind.
+    print(f"schemathesis: {sum(statuses.values())} requests, by status {sorted(statuses.items())}")
+    assert sum(statuses.values()) > 300
+    assert {200, 400, 403, 404, 409} <= set(statuses)
+
+
+@pytest.fixture
+def settings_throttles_off(settings):
+    """The fuzz sends hundreds of requests from one address in a minute: rate limits would
+    answer most of them 429 (documented, but then nothing else would be tested)."""
+    settings.THROTTLE_RATES = {key: "off" for key in settings.THROTTLE_RATES}
+
+
+def test_stateful_links_between_operations_keep_to_the_schema(
+    asgi_server, postgres_only, settings_throttles_off
+):
+    """The links Schemathesis infers between operations (a created row's id into the calls
+    that read, change or delete it), walked in short random sequences."""
+    secret, _known = _seed()
+    schema = schemathesis.openapi.from_url(f"{asgi_server}/api/schema/")
+    headers = {"Authorization": f"Bearer {secret}"}
+    calls: Counter[int] = Counter()
+
+    class Workflow(schema.as_state_machine()):
+        def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
+            return {"base_url": asgi_server, "headers": headers, "timeout": 10}
+
+        def validate_response(self, response: Any, case: schemathesis.Case, **kwargs: Any) -> None:
+            calls[response.status_code] += 1
+            case.validate_response(response, checks=CHECKS)
+
+    Workflow.run(
+        settings=settings(
+            max_examples=12,
+            stateful_step_count=6,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    print(f"stateful: {sum(calls.values())} requests, by status {sorted(calls.items())}")
+    assert schema.statistic.transitions.total > 50  # inferred from the schema's paths and bodies
+    assert sum(calls.values()) > 50 and 200 in calls

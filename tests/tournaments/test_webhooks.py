@@ -1,0 +1,320 @@
+"""Organisers' webhooks: signed as Standard Webhooks says, sent by a real Celery worker after
+the commit to a real HTTP receiver, retried with backoff, and never to a private address in
+production."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from django.test import override_settings
+
+from hosting.errors import Forbidden, UserError
+from tests.games.hosting_helpers import celery_worker, wait_for
+from tests.tournaments.builders import open_tournament, report_top_seed_wins, staff_admin, user
+from tests.tournaments.webhook_receiver import expected_signature, receiver
+from tournaments import services, webhooks
+from tournaments.events import EVENTS
+from tournaments.models import WebhookDelivery
+
+# -- signing --------------------------------------------------------------------------------
+
+
+def test_the_spec_known_answer_vector_signs_as_the_spec_says():
+    secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+    message_id, timestamp, body = "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}'
+    signature = webhooks.sign(secret, message_id, timestamp, body)
+    assert signature == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+    assert signature == expected_signature(secret, message_id, str(timestamp), body.encode())
+
+
+def test_a_secret_is_whsec_and_the_base64_of_24_random_bytes():
+    first, second = webhooks.new_secret(), webhooks.new_secret()
+    assert first.startswith("whsec_") and first != second
+    assert len(base64.b64decode(first.removeprefix("whsec_"), validate=True)) == 24
+
+
+# -- addresses ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://example.org/hook",
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "https:///no-host",
+        "https://user:pw@example.org/hook",
+        "http://[::1",
+    ],
+)
+def test_only_http_urls_with_a_host_are_accepted(url):
+    with pytest.raises(UserError):
+        webhooks.check_url(url)
+
+
+@override_settings(WEBHOOK_PRIVATE_TARGETS=False)
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/hook",
+        "http://localhost/hook",
+        "http://10.1.2.3/hook",
+        "http://192.168.0.10/hook",
+        "http://169.254.169.254/latest/meta-data/",  # a cloud's metadata service
+        "http://0.0.0.0/hook",
+        "http://[::1]/hook",
+        "http://[::ffff:127.0.0.1]/hook",
+        "http://[fd00::1]/hook",
+        "http://100.64.0.1/hook",
+    ],
+)
+def test_production_refuses_every_address_that_is_not_public(url):
+    with pytest.raises(UserError, match="not a public address"):
+        webhooks.check_url(url)
+
+
+@override_settings(WEBHOOK_PRIVATE_TARGETS=False)
+def test_production_accepts_a_public_address():
+    assert webhooks.check_url("https://93.184.215.14/hook") == "https://93.184.215.14/hook"
+
+
+def test_development_accepts_the_machine_itself():
+    assert webhooks.check_url("http://127.0.0.1:9/hook") == "http://127.0.0.1:9/hook"
+
+
+# -- readable messages ----------------------------------------------------------------------
+
+
+def test_a_discord_channel_is_recognised_by_its_webhook_url():
+    assert webhooks.is_discord("https://discord.com/api/webhooks/123/abc")
+    assert webhooks.is_discord("https://discordapp.com/api/webhooks/123/abc")
+    assert not webhooks.is_discord("https://discord.com/channels/123")
+    assert not webhooks.is_discord("https://example.org/api/webhooks/123/abc")
+
+
+def test_discord_messages_read_as_sentences():
+    cup = {"tournament": {"slug": "cup", "name": "Cup"}}
+    match = {
+        "code": "W1.1",
+        "home": {"id": 1, "name": "Ann"},
+        "away": {"id": 2, "name": "Bob"},
+        "winner": 2,
+        "home_score": 1.0,
+        "away_score": 2.0,
+    }
+    assert webhooks.discord_message("tournament.started", cup) == "**Cup** has started."
+    assert (
+        webhooks.discord_message("match.ready", cup | {"match": match})
+        == "**Cup**: match W1.1 is ready, Ann v Bob."
+    )
+    assert (
+        webhooks.discord_message("match.result", cup | {"match": match})
+        == "**Cup**: Bob beat Ann in match W1.1 (2-1)."
+    )
+    drawn = match | {"winner": None, "home_score": 0.5, "away_score": 0.5}
+    assert (
+        webhooks.discord_message("match.result", cup | {"match": drawn})
+        == "**Cup**: Ann and Bob drew match W1.1."
+    )
+
+
+# -- endpoints ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_only_those_who_run_the_tournament_add_webhooks_for_known_events():
+    tournament, _ = open_tournament("single_elimination", 2)
+    with pytest.raises(Forbidden):
+        webhooks.endpoint_create(
+            tournament=tournament,
+            by=user("stranger"),
+            url="http://127.0.0.1/",
+            events=["match.ready"],
+        )
+    with pytest.raises(UserError, match=r"unknown events: match\.exploded"):
+        webhooks.endpoint_create(
+            tournament=tournament,
+            by=tournament.organiser,
+            url="http://127.0.0.1/",
+            events=["match.exploded"],
+        )
+    endpoint = webhooks.endpoint_create(
+        tournament=tournament,
+        by=tournament.organiser,
+        url="http://127.0.0.1/",
+        events=["tournament.finished", "match.ready"],
+    )
+    assert endpoint.events == ["match.ready", "tournament.finished"]  # the one order of EVENTS
+    assert tournament.audit.filter(action="tournaments.webhook.created").exists()
+
+
+# -- deliveries, through a real worker and a real receiver ----------------------------------
+
+
+@pytest.fixture
+def worker(transactional_db, redis_url, celery_queue):
+    with celery_worker(celery_queue):
+        yield
+
+
+def _hook(tournament, url: str, events=EVENTS):
+    return webhooks.endpoint_create(
+        tournament=tournament, by=tournament.organiser, url=url, events=list(events)
+    )
+
+
+def test_a_tournament_tells_its_webhook_each_event_signed(worker):
+    tournament, _ = open_tournament("single_elimination", 4)
+    with receiver() as site:
+        endpoint = _hook(tournament, f"{site.url}/all")
+        quiet = _hook(tournament, f"{site.url}/finished-only", events=["tournament.finished"])
+        stage = services.stage_start(tournament=tournament, by=tournament.organiser)
+        report_top_seed_wins(stage, "W1.1")
+        report_top_seed_wins(stage, "W1.2")
+        final = stage.matches.get(code="W2.1")
+        report_top_seed_wins(stage, final.code)
+        assert wait_for(lambda: len(site.at("/all")) == 8 and site.at("/finished-only"), 15)
+        bodies = site.verified(endpoint.secret, "/all")
+        finished = site.verified(quiet.secret, "/finished-only")
+    assert sorted(body["type"] for body in bodies) == sorted(
+        ["tournament.started"]
+        + ["match.ready"] * 3
+        + ["match.result"] * 3
+        + ["tournament.finished"]
+    )
+    assert [body["type"] for body in finished] == ["tournament.finished"]
+    result = next(
+        b for b in bodies if b["type"] == "match.result" and b["data"]["match"]["code"] == "W2.1"
+    )
+    assert result["data"]["tournament"] == {"slug": tournament.slug, "name": tournament.name}
+    assert result["data"]["match"]["winner"] == result["data"]["match"]["home"]["id"]
+    assert result["timestamp"].endswith("Z")
+    ids = {r.headers["webhook-id"] for r in site.at("/all")}
+    delivered = WebhookDelivery.objects.filter(endpoint=endpoint)
+    assert ids == set(delivered.values_list("message_id", flat=True))
+    assert set(delivered.values_list("status", "attempts", "response_code")) == {
+        ("delivered", 1, 200)
+    }
+
+
+@override_settings(WEBHOOK_RETRY_BACKOFF_SECONDS=0.2, WEBHOOK_RETRY_JITTER=False)
+def test_a_receiver_that_fails_twice_gets_the_event_on_the_third_try(worker):
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver() as site:
+        site.script["/flaky"] = [500, 503]
+        endpoint = _hook(tournament, f"{site.url}/flaky", events=["tournament.started"])
+        services.stage_start(tournament=tournament, by=tournament.organiser)
+        assert wait_for(lambda: len(site.at("/flaky")) == 3, 15)
+        bodies = site.verified(endpoint.secret, "/flaky")
+        tries = site.at("/flaky")
+    assert [body["type"] for body in bodies] == ["tournament.started"] * 3
+    assert len({t.headers["webhook-id"] for t in tries}) == 1  # one message, three attempts
+    delivery = WebhookDelivery.objects.get(endpoint=endpoint)
+    assert wait_for(lambda: WebhookDelivery.objects.get(pk=delivery.pk).status == "delivered", 5)
+    delivery.refresh_from_db()
+    assert (delivery.attempts, delivery.response_code, delivery.error) == (3, 200, "")
+
+
+@override_settings(
+    WEBHOOK_RETRY_BACKOFF_SECONDS=0.1, WEBHOOK_RETRY_JITTER=False, WEBHOOK_MAX_ATTEMPTS=3
+)
+def test_a_delivery_fails_after_its_last_attempt_and_a_gone_receiver_is_switched_off(worker):
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver() as site:
+        site.script["/down"] = [500] * 10
+        site.script["/gone"] = [410]
+        down = _hook(tournament, f"{site.url}/down", events=["tournament.started"])
+        gone = _hook(tournament, f"{site.url}/gone", events=["tournament.started"])
+        services.stage_start(tournament=tournament, by=tournament.organiser)
+        assert wait_for(
+            lambda: set(WebhookDelivery.objects.values_list("status", flat=True)) == {"failed"},
+            15,
+        )
+        assert len(site.at("/down")) == 3 and len(site.at("/gone")) == 1
+    failed = WebhookDelivery.objects.get(endpoint=down)
+    assert (failed.attempts, failed.response_code, failed.error) == (3, 500, "answered HTTP 500")
+    gone.refresh_from_db()
+    assert not gone.active
+
+
+@override_settings(WEBHOOK_DISCORD_HOSTS=("127.0.0.1",))
+def test_a_discord_channel_gets_a_readable_message(worker):
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver() as site:
+        _hook(tournament, f"{site.url}/api/webhooks/1/token", events=["match.ready"])
+        services.stage_start(tournament=tournament, by=tournament.organiser)
+        assert wait_for(lambda: site.at("/api/webhooks/1/token"), 15)
+        (message,) = site.at("/api/webhooks/1/token")
+    assert message.json == {
+        "content": f"**{tournament.name}**: match W1.1 is ready, p1 v p2.",
+        "allowed_mentions": {"parse": []},
+    }
+
+
+def test_nothing_is_sent_for_a_change_that_is_rolled_back(worker):
+    from django.db import transaction
+
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver() as site:
+        endpoint = _hook(tournament, f"{site.url}/all")
+        with pytest.raises(RuntimeError), transaction.atomic():
+            services.stage_start(tournament=tournament, by=tournament.organiser)
+            raise RuntimeError("the request failed after the start")
+        webhooks.send_test(endpoint=endpoint, by=tournament.organiser)
+        assert wait_for(lambda: site.at("/all"), 15)
+        (only,) = site.verified(endpoint.secret, "/all")
+    assert only["type"] == "webhook.test"
+    assert WebhookDelivery.objects.filter(endpoint=endpoint).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_tells_the_result_the_reset_and_the_match_ready_again(redis_url):
+    tournament, _ = open_tournament("single_elimination", 4)
+    endpoint = _hook(tournament, "http://127.0.0.1:9/", events=EVENTS)
+    stage = services.stage_start(tournament=tournament, by=tournament.organiser)
+    for code in ["W1.1", "W1.2", "W2.1"]:
+        report_top_seed_wins(stage, code)
+    first = stage.matches.get(code="W1.1")
+    endpoint.deliveries.all().delete()
+    services.match_report_result(
+        match=first,
+        by=staff_admin(),
+        winner=first.away,
+        force=True,
+        reason="seed 4 won",
+        resets=["W2.1"],
+    )
+    told = [
+        (d.event, d.payload["data"]["match"]["code"]) for d in endpoint.deliveries.order_by("pk")
+    ]
+    assert told == [("match.result", "W1.1"), ("match.reset", "W2.1"), ("match.ready", "W2.1")]
+    reset = endpoint.deliveries.get(event="match.reset").payload["data"]
+    assert reset["corrected"] == "W1.1" and reset["match"]["status"] == "pending"
+    ready = endpoint.deliveries.get(event="match.ready").payload["data"]["match"]
+    assert {ready["home"]["name"], ready["away"]["name"]} == {"p4", "p2"}
+
+
+@override_settings(REDIS_URL="", WEBHOOK_RETRY_BACKOFF_SECONDS=0.1, WEBHOOK_RETRY_JITTER=False)
+def test_without_redis_the_in_process_scheduler_sends_and_retries(transactional_db):
+    """``make run`` (no Redis, no worker): the same attempts and backoff, in process."""
+    import threading
+
+    from django import db
+
+    from hosting.scheduler import scheduler
+
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver() as site:
+        site.script["/embedded"] = [500]
+        endpoint = _hook(tournament, f"{site.url}/embedded", events=["tournament.started"])
+        scheduler.start()
+        services.stage_start(tournament=tournament, by=tournament.organiser)
+        assert wait_for(lambda: endpoint.deliveries.get().status == "delivered", 15)
+        assert [b["type"] for b in site.verified(endpoint.secret, "/embedded")] == [
+            "tournament.started"
+        ] * 2
+    closed = threading.Event()
+    scheduler.call_at(0, lambda: (db.connections.close_all(), closed.set()))
+    assert closed.wait(5)  # the scheduler's thread keeps no session on the test database
+    assert endpoint.deliveries.get().attempts == 2
