@@ -226,6 +226,26 @@ class GameStartView(APIView):
         return Response(game_payload(game, seat, services.now(), seats))
 
 
+class ClientSeedView(APIView):
+    """A seat's client seed, sent by the player who holds it (a tournament's reserved seat)
+    without claiming it again; before the start only (then 409 ``deal_fixed``)."""
+
+    throttle_classes = [ClaimLimit]
+
+    def post(self, request: Request, game_id: int) -> Response:
+        key = seat_key(request)
+        if key is None:
+            _game(game_id)  # an unknown game is a 404 rather than "no seat"
+            raise Forbidden("you hold no seat in this game")
+        if not key.by_token:
+            enforce_csrf(request)
+        client_seed = _client_seed(request.data)
+        if client_seed is None:
+            raise serializers.ValidationError({"client_seed": ["This field is required."]})
+        game, seat = services.client_seed_send(game_id=game_id, seat=key, client_seed=client_seed)
+        return Response(game_payload(game, seat, services.now()))
+
+
 class GameActionView(APIView):
     throttle_classes = [ActionLimit]
     max_body_bytes = MAX_ACTION_BYTES  # hosting.parsers: a larger body is a 413

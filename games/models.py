@@ -33,6 +33,8 @@ class GameSession(models.Model):
     )
     clocks = models.JSONField(default=dict, blank=True)
     windows = models.JSONField(default=list, blank=True, help_text="Open windows and deadlines")
+    # Running: the earliest clock or window deadline. Waiting: the end of the seed window, when
+    # the deal is made whatever client seeds came (``services.game_open_seed_window``).
     next_deadline = models.DateTimeField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
     grace_seconds = models.PositiveIntegerField(default=90)
@@ -57,6 +59,12 @@ class GameSession(models.Model):
                 fields=["next_deadline"],
                 name="game_running_deadline",
                 condition=models.Q(status="running"),
+            ),
+            # The same sweep: waiting games whose seed window has ended (their deal is due).
+            models.Index(
+                fields=["next_deadline"],
+                name="game_seed_window_deadline",
+                condition=models.Q(status="waiting", next_deadline__isnull=False),
             ),
         ]
 

@@ -79,6 +79,9 @@ def _shared(game: GameSession, seats: list[Seat], moment: float) -> dict[str, An
         ],
         "time_control": game.time_control,
     }
+    if game.status == GameSession.Status.WAITING and game.next_deadline is not None:
+        # A seed window: the deal waits for the seats' client seeds until then at the latest.
+        payload["seed_window_ends"] = game.next_deadline.timestamp()
     if game.state is not None:
         # As the conformance harness checks them: the same whatever cards are hidden. A paused
         # game's clocks show what they had left when it paused.

@@ -269,7 +269,33 @@ def seat_claim(
         if client_seed is not None:
             seat.client_seed = client_seed
         seat.save(update_fields=["user", "guest_id", "display_name", "token_sha256", "client_seed"])
+        _deal_if_all_seeded(game, seats)
     return Claim(seat, token, game, seats)
+
+
+def client_seed_send(*, game_id: int, seat: SeatKey, client_seed: str) -> tuple[GameSession, Seat]:
+    """A seat's client seed (``games.fairness``) sent without claiming again: what a player
+    who already holds their seat (a tournament's reserved one) sends, keeping their tokens.
+    In a seed window the last seed awaited deals at once. Returns the game and the seat."""
+    try:
+        fairness.check_client_seed(client_seed)
+    except fairness.ClientSeedError as error:
+        raise UserError(str(error), code="invalid_client_seed") from None
+    with transaction.atomic():
+        game, seats, _ = _lock(game_id)
+        player = seat.find(seats)
+        if player is None:
+            raise Forbidden("you hold no seat in this game")
+        if game.status != GameSession.Status.WAITING:
+            raise Conflict(
+                "this game has already started and its deal is made: "
+                "no client seed can be sent or changed now",
+                code="deal_fixed",
+            )
+        player.client_seed = client_seed
+        player.save(update_fields=["client_seed"])
+        _deal_if_all_seeded(game, seats)
+    return game, player
 
 
 def seat_token_issue(*, seat: Seat) -> str:
@@ -292,27 +318,77 @@ def game_start(*, game_id: int) -> GameSession:
         game, seats, _ = _lock(game_id)
         if game.status != GameSession.Status.WAITING:
             raise Conflict("this game has already started")
-        free = [s.number for s in seats if not s.is_claimed]
-        if free:
-            raise Conflict(f"seat(s) {', '.join(str(n) for n in free)} are not taken yet")
-        engine = engine_for(game.engine)
-        count = len(seats)
-        client_seeds = [s.client_seed for s in seats]  # the lock reads seats by number
-        game.effective_seed = fairness.effective_seed(bytes.fromhex(game.seed), client_seeds).hex()
-        game.save(update_fields=["effective_seed"])
-        control = game.control(engine)
-        if game.origin is None:
-            game.state = engine.setup(game.config, count, StepRng(game.rng_seed, 0))
-            game.clocks = {str(n): clocks.new_clock(control) for n in range(count)}
-        else:
-            # A continued game (``game_continue_from``) starts from the state and reserves it
-            # was made with; what nobody had seen is shuffled now, by the effective seed.
-            game.state = reshuffled_unseen(engine, game.state, StepRng(game.rng_seed, 0))
-        game.status = GameSession.Status.RUNNING
-        game.started = timezone.now()
-        _settle(game, engine, control, now())
-        _save(game, seats)
+        _check_all_claimed(seats)
+        _deal(game, seats)
     return game
+
+
+def game_open_seed_window(*, game_id: int, seconds: float) -> GameSession:
+    """Start a game whose seats are all held (a tournament's, reserved for its players) once
+    every person's seat has sent its client seed, or when ``seconds`` have passed, whichever
+    comes first; 0 starts it now. Until then the game waits, its ``next_deadline`` the end
+    of the window, which the deadline timer and the overdue sweep enforce like any other:
+    a seat that sent nothing by then counts as "" (``games.fairness``)."""
+    if seconds <= 0:
+        return game_start(game_id=game_id)
+    with transaction.atomic():
+        game, seats, _ = _lock(game_id)
+        if game.status != GameSession.Status.WAITING:
+            raise Conflict("this game has already started")
+        _check_all_claimed(seats)
+        if _deal_if_all_seeded(game, seats, window=False):
+            return game
+        ends = now() + seconds
+        game.next_deadline = datetime.fromtimestamp(ends, tz=UTC)
+        game.save(update_fields=["next_deadline"])
+        game_id = game.pk
+        # No live update: a waiting game's streams send the start as the first version 0.
+        transaction.on_commit(lambda: timers.after_seed_window_opens(game_id, ends))
+    return game
+
+
+def in_seed_window(game: GameSession) -> bool:
+    """Whether the game waits for its players' client seeds until ``next_deadline``."""
+    return game.status == GameSession.Status.WAITING and game.next_deadline is not None
+
+
+def _check_all_claimed(seats: list[Seat]) -> None:
+    free = [s.number for s in seats if not s.is_claimed]
+    if free:
+        raise Conflict(f"seat(s) {', '.join(str(n) for n in free)} are not taken yet")
+
+
+def _deal_if_all_seeded(game: GameSession, seats: list[Seat], *, window: bool = True) -> bool:
+    """In a seed window (or, ``window=False``, as one opens), deal once every person's seat
+    has sent its seed: nobody is left to wait for. Computers send none."""
+    if window and not in_seed_window(game):
+        return False
+    if not all(s.client_seed for s in seats if s.kind == Seat.Kind.HUMAN):
+        return False
+    _deal(game, seats)
+    return True
+
+
+def _deal(game: GameSession, seats: list[Seat]) -> None:
+    """Fix the deal from the server seed and the client seeds, and start the clocks. The
+    caller holds the game's lock and has checked that it waits with every seat held."""
+    engine = engine_for(game.engine)
+    count = len(seats)
+    client_seeds = [s.client_seed for s in seats]  # the lock reads seats by number
+    game.effective_seed = fairness.effective_seed(bytes.fromhex(game.seed), client_seeds).hex()
+    game.save(update_fields=["effective_seed"])
+    control = game.control(engine)
+    if game.origin is None:
+        game.state = engine.setup(game.config, count, StepRng(game.rng_seed, 0))
+        game.clocks = {str(n): clocks.new_clock(control) for n in range(count)}
+    else:
+        # A continued game (``game_continue_from``) starts from the state and reserves it
+        # was made with; what nobody had seen is shuffled now, by the effective seed.
+        game.state = reshuffled_unseen(engine, game.state, StepRng(game.rng_seed, 0))
+    game.status = GameSession.Status.RUNNING
+    game.started = timezone.now()
+    _settle(game, engine, control, now())
+    _save(game, seats)
 
 
 # -- acting -----------------------------------------------------------------------------------
@@ -394,9 +470,16 @@ def enforce_deadline(*, game_id: int) -> int:
         return 0
     with transaction.atomic():
         held = store.lock_game(game_id)
-        if held is None or not held[0].is_running or held[0].is_paused:
+        if held is None:
             return 0
         game, seats, _ = held
+        if in_seed_window(game):
+            if game.next_deadline.timestamp() > now() + DEADLINE_MARGIN_SECONDS:
+                return 0
+            _deal(game, seats)  # the window is over: the seeds sent are the seeds
+            return 1
+        if not game.is_running or game.is_paused:
+            return 0
         engine = engine_for(game.engine)
         control = game.control(engine)
         applied = _apply_overdue(game, engine, control, now())
@@ -418,10 +501,10 @@ def fresh_game(*, game_id: int) -> GameSession | None:
 
 def _may_be_due(game: GameSession | None) -> bool:
     """Whether the row's earliest deadline has passed. ``next_deadline`` is the earliest of the
-    open windows and running clocks; the margin covers its rounding to microseconds, so this
-    never says no when the locked check would find something due."""
-    if game is None or not game.is_running or game.next_deadline is None:
-        return False
+    open windows and running clocks, or a seed window's end; the margin covers its rounding to
+    microseconds, so this never says no when the locked check would find something due."""
+    if game is None or game.is_over or game.next_deadline is None:
+        return False  # a waiting game's deadline is its seed window's end
     return game.next_deadline.timestamp() <= now() + DEADLINE_MARGIN_SECONDS
 
 

@@ -45,6 +45,11 @@ def after_commit(
         _attempt("computer player", schedule_bot, game_id, seat, update.version, when)
 
 
+def after_seed_window_opens(game_id: int, when: float) -> None:
+    """A game waits for its players' client seeds until ``when``: its deal is due then."""
+    _attempt("seed window timer", schedule_deadline, game_id, 0, when)
+
+
 def _attempt(what: str, step: Callable[..., Any], game_id: int, *args: Any) -> None:
     try:
         step(game_id, *args)
@@ -96,22 +101,27 @@ def schedule_grace(game_id: int, seat: int, since: float, when: float) -> None:
 
 
 def sweep_overdue() -> int:
-    """Enforce every running game whose deadline has passed (the safety net for lost tasks),
-    then arm the tasks of the deadlines coming near, and send again the moves of computer
-    players whose tasks were lost. Returns how many timeouts it applied."""
+    """Enforce every game whose deadline has passed (the safety net for lost tasks): running
+    games' clocks and windows, waiting games' seed windows; then arm the tasks of the
+    deadlines coming near, and send again the moves of computer players whose tasks were
+    lost. Returns how many timeouts it applied."""
     from games.models import GameSession
     from games.services import enforce_deadline
 
-    running = GameSession.objects.filter(status=GameSession.Status.RUNNING)
     moment = datetime.now(tz=UTC)
-    overdue = running.filter(next_deadline__lte=moment).values_list("pk", flat=True)[:500]
-    applied = sum(enforce_deadline(game_id=pk) for pk in overdue)
+    applied = 0
+    # Running games' clocks and windows; waiting games' seed windows (their deal is due).
+    for status in (GameSession.Status.RUNNING, GameSession.Status.WAITING):
+        timed = GameSession.objects.filter(status=status, next_deadline__isnull=False)
+        overdue = timed.filter(next_deadline__lte=moment).values_list("pk", flat=True)[:500]
+        applied += sum(enforce_deadline(game_id=pk) for pk in overdue)
+        if settings.REDIS_URL:
+            horizon = moment + timedelta(seconds=settings.TIMER_ARM_AHEAD_SECONDS)
+            near = timed.filter(next_deadline__gt=moment, next_deadline__lte=horizon)
+            for pk, version, deadline in near.values_list("pk", "version", "next_deadline"):
+                arm_deadline(pk, version, deadline.timestamp())
     if settings.REDIS_URL:
-        horizon = moment + timedelta(seconds=settings.TIMER_ARM_AHEAD_SECONDS)
-        near = running.filter(next_deadline__gt=moment, next_deadline__lte=horizon)
-        for pk, version, deadline in near.values_list("pk", "version", "next_deadline"):
-            arm_deadline(pk, version, deadline.timestamp())
-        rearm_lost_bots(running)
+        rearm_lost_bots(GameSession.objects.filter(status=GameSession.Status.RUNNING))
     return applied
 
 

@@ -10,6 +10,7 @@ api_urls = [
         "<id:game_id>/seats/<number:number>/claim", api.SeatClaimView.as_view(), name="seat-claim"
     ),
     path("<id:game_id>/start", api.GameStartView.as_view(), name="game-start"),
+    path("<id:game_id>/client-seed", api.ClientSeedView.as_view(), name="game-client-seed"),
     path("<id:game_id>/actions", api.GameActionView.as_view(), name="game-actions"),
     path("<id:game_id>/token", api.SeatTokenView.as_view(), name="seat-token"),
     path("<id:game_id>/leave", api.SeatLeaveView.as_view(), name="game-leave"),

@@ -174,6 +174,11 @@ class Game(serializers.Serializer):
     )
     outcome = serializers.DictField(required=False, help_text="once ended")
     seed = serializers.CharField(required=False, help_text="revealed once ended")
+    seed_window_ends = serializers.FloatField(
+        required=False,
+        help_text="waiting for the seats' client seeds: the deal is made when all have sent "
+        "one, or at this time (Unix seconds) at the latest",
+    )
     invite = serializers.CharField(required=False, help_text="the creator only")
     invite_url = serializers.URLField(required=False, help_text="the creator only")
 
@@ -192,6 +197,13 @@ class ClaimInput(serializers.Serializer):
         required=False,
         help_text="your part of the deal: 1-64 of A-Z a-z 0-9 - _ . : + / =, before the start; "
         "after it: 409 deal_fixed",
+    )
+
+
+class ClientSeedInput(serializers.Serializer):
+    client_seed = serializers.RegexField(
+        f"^{fairness.CLIENT_SEED_PATTERN}$",
+        help_text="your seat's part of the deal: 1-64 of A-Z a-z 0-9 - _ . : + / =",
     )
 
 
@@ -389,6 +401,9 @@ class TournamentDetail(TournamentSummary):
     tiebreak_regulations = serializers.CharField()
     best_of = serializers.IntegerField()
     play_online = serializers.BooleanField()
+    seed_window_seconds = serializers.IntegerField(
+        help_text="how long a match game waits for its players' client seeds; 0: deals at once"
+    )
     check_in_opens = serializers.DateTimeField(allow_null=True)
     check_in_closes = serializers.DateTimeField(allow_null=True)
     entrants = EntrantOut(many=True)
@@ -700,6 +715,17 @@ annotate(
 annotate(
     g.SeatClaimView,
     post=operation(Claim, request=ClaimInput, status=201, errors=THROTTLED, summary="Claim a seat"),
+)
+annotate(
+    g.ClientSeedView,
+    post=operation(
+        Game,
+        request=ClientSeedInput,
+        errors=THROTTLED,
+        summary="Send your seat's client seed (before the start)",
+        description="For a seat you already hold, e.g. a tournament's: in a seed window the "
+        "last seed awaited deals at once. After the start: 409 `deal_fixed`.",
+    ),
 )
 annotate(g.GameStartView, post=operation(Game, summary="Deal and start the clocks"))
 annotate(

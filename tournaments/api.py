@@ -69,6 +69,13 @@ class TournamentCreateInput(serializers.Serializer):
     capacity = _count(required=False, allow_null=True, min_value=2)
     best_of = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
     play_online = serializers.BooleanField(required=False, default=True)
+    # How long each match game waits for its players' client seeds (games.fairness).
+    seed_window_seconds = serializers.IntegerField(
+        required=False,
+        default=Tournament._meta.get_field("seed_window_seconds").default,
+        min_value=0,
+        max_value=services.MAX_SEED_WINDOW_SECONDS,
+    )
     registration_opens = serializers.DateTimeField(required=False, allow_null=True)
     registration_closes = serializers.DateTimeField(required=False, allow_null=True)
     check_in_closes = serializers.DateTimeField(required=False, allow_null=True)
@@ -376,6 +383,7 @@ def _detail(slug: str) -> dict[str, Any]:
         "tiebreak_regulations": tournament.tiebreak_regulations,
         "best_of": tournament.best_of,
         "play_online": tournament.play_online,
+        "seed_window_seconds": tournament.seed_window_seconds,
         "check_in_opens": tournament.check_in_opens,
         "check_in_closes": tournament.check_in_closes,
         "entrants": [_entrant_payload(e) for e in entrants],

@@ -59,7 +59,10 @@ def play_again(
         MatchGame.objects.create(
             match=match, game=new, number=match.match_games.count() + 1, home_seat=home_seat
         )
-        game_services.game_start(game_id=new.pk)
+        # What nobody had seen is shuffled again: the players' client seeds take part.
+        game_services.game_open_seed_window(
+            game_id=new.pk, seconds=match.stage.tournament.seed_window_seconds
+        )
         match.status = Match.Status.LIVE
         match.save(update_fields=["status"])
     services.audit(

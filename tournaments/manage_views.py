@@ -84,7 +84,7 @@ def _creation(post: Any) -> dict[str, Any]:
     data["time_control"] = time_control
     chain = [k.strip() for k in post.get("tiebreaks", "").replace("\n", ",").split(",")]
     data["tiebreaks"] = [k for k in chain if k]
-    for key in ("capacity", "best_of"):
+    for key in ("capacity", "best_of", "seed_window_seconds"):
         if post.get(key, "").strip():
             data[key] = post[key].strip()
     for key in ("registration_opens", "registration_closes", "check_in_closes"):
@@ -151,6 +151,7 @@ def _form_values(tournament: Tournament) -> dict[str, Any]:
         "reserve": control.get("reserve", ""),
         "increment": control.get("increment", ""),
         "best_of": tournament.best_of,
+        "seed_window_seconds": tournament.seed_window_seconds,
         "play_online": "on" if tournament.play_online else "",
         "format_options": json.dumps(tournament.format_options or {}),
         "tiebreaks": ", ".join(tournament.tiebreaks),

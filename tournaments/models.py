@@ -59,6 +59,11 @@ class Tournament(models.Model):
     play_online = models.BooleanField(
         default=True, help_text="Matches create hosted games; off: the organiser enters results"
     )
+    seed_window_seconds = models.PositiveIntegerField(
+        default=60,
+        help_text="How long a match's game waits for its players' client seeds before the "
+        "deal (it starts as soon as all have sent theirs); 0: deal at once",
+    )
     capacity = models.PositiveIntegerField(null=True, blank=True)
     registration_opens = models.DateTimeField(null=True, blank=True)
     registration_closes = models.DateTimeField(null=True, blank=True)

@@ -90,6 +90,8 @@ def check_runs(tournament: Tournament, user: Any) -> None:
 TOURNAMENT_FORMATS = (*adapters.BRACKET_FORMATS, "swiss", "genius")
 # Addresses of pages beside the tournaments' own (/tournaments/new/, /tournaments/mine/).
 RESERVED_SLUGS = frozenset({"new", "mine"})
+# A match game waits at most this long for its players' client seeds (games.fairness).
+MAX_SEED_WINDOW_SECONDS = 600
 
 
 def tournament_create(*, organiser: Any, **fields: Any) -> Tournament:
@@ -132,6 +134,11 @@ def _check_settings(fields: dict[str, Any]) -> None:
     except FormatError as error:
         raise TournamentUserError(str(error)) from None
     _check_game_settings(fields)
+    window = fields.get("seed_window_seconds", 0)
+    if not isinstance(window, int) or not 0 <= window <= MAX_SEED_WINDOW_SECONDS:
+        raise TournamentUserError(
+            _("the seed window is 0 to %(most)s seconds") % {"most": MAX_SEED_WINDOW_SECONDS}
+        )
     pairing = (fields.get("format_options") or {}).get("pairing", "automatic")
     if fields.get("format") == "swiss" and pairing not in SWISS_PAIRING:
         raise TournamentUserError(
@@ -155,6 +162,7 @@ EDITABLE = (
     "capacity",
     "best_of",
     "play_online",
+    "seed_window_seconds",
     "registration_opens",
     "registration_closes",
     "check_in_closes",
@@ -709,7 +717,8 @@ def _start_next_game(match: Match) -> None:
         seat.user = entrant.user
         seat.save(update_fields=["user"])
     MatchGame.objects.create(match=match, game=game, number=number, home_seat=home_seat)
-    game_services.game_start(game_id=game.pk)
+    # The players' client seeds take part in the deal: it waits for them a short while.
+    game_services.game_open_seed_window(game_id=game.pk, seconds=tournament.seed_window_seconds)
     match.status = Match.Status.LIVE
     match.save(update_fields=["status"])
 

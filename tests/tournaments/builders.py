@@ -32,6 +32,8 @@ def open_tournament(
     register_tiny()
     host = organiser()
     fields.setdefault("game", "high_card")
+    # Match games deal at once: tests about the seed window (test_seed_window) open one.
+    fields.setdefault("seed_window_seconds", 0)
     tournament = services.tournament_create(
         organiser=host,
         name=f"{fmt} cup",

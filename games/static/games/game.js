@@ -171,6 +171,11 @@ class Game {
   }
 
   // -- state -------------------------------------------------------------------------------
+  // Each payload shown, for the page's other modules (seed_window.js).
+  shown() {
+    this.root.dispatchEvent(new CustomEvent("game-payload", { detail: this.payload }));
+  }
+
   update(payload, { initial = false } = {}) {
     const previous = this.payload;
     if (previous && payload.status === previous.status) {
@@ -180,6 +185,7 @@ class Game {
         this.payload = { ...previous, clocks: payload.clocks, seats: payload.seats };
         this.receivedAt = performance.now();
         this.renderClocks();
+        this.shown();
         return;
       }
     }
@@ -194,6 +200,7 @@ class Game {
     this.renderLobby();
     if (payload.view) this.board.render(this.container, payload, this.ui);
     this.renderEnd();
+    this.shown();
     if (!initial) this.announceTurn(previous, payload);
   }
 

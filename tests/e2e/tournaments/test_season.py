@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from games.fairness import effective_seed
 from games.models import GameSession
 from tests.e2e.a11y import serious_violations
 from tests.e2e.test_drafting_trios import act_if_asked
@@ -103,13 +104,27 @@ def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot)
     assert Episode.objects.get(pk=episode.pk).status == "death_match"
 
     # The Death Match: EC and DMO follow "Play your game" to its play page and click it out.
+    # The game waits in its seed window until both browsers have sent their part of the
+    # shuffle, which each does on opening the page.
     duel = []
     for page in (ec, players[2]):
         page.reload()
         page.get_by_role("link", name="Play your game").click()
-        page.locator("#game[data-status='running']").wait_for()
         duel.append(page)
+        if len(duel) == 1:
+            waiting = page.locator("#seed-window")
+            waiting.get_by_text("Waiting for both players").wait_for()
+            waiting.get_by_text("Your part of the shuffle is sent").wait_for()
+            assert "Starts in" in waiting.inner_text()
+            screenshot(page, "tournament-death-match-seed-window")
+    for page in duel:
+        page.locator("#game[data-status='running']").wait_for()
+        assert page.locator("#seed-window").is_hidden()
     game_id = int(duel[0].locator("#game").get_attribute("data-game"))
+    dealt = GameSession.objects.get(pk=game_id)
+    client_seeds = [seat.client_seed for seat in dealt.seats.order_by("number")]
+    assert all(len(seed) == 32 for seed in client_seeds)  # each browser's own 16 random bytes
+    assert dealt.effective_seed == effective_seed(bytes.fromhex(dealt.seed), client_seeds).hex()
     assert spectator.locator(f"#match-E1\\.DM1 a[href='/games/{game_id}/']").count() == 1
     for _ in range(2000):
         if duel[0].locator("#game").get_attribute("data-status") != "running":
