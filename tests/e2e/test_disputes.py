@@ -32,6 +32,7 @@ def death_match_under_way():
         format="genius",
         format_options=RULES,
         play_online=True,
+        seed_window_seconds=0,  # dealt at once: this test is about the dispute, not the deal
         time_control={"allowances": {"draft": 300, "play": 300, "choice": 300}, "reserve": 600},
     )
     services.registration_open(tournament=season, by=host)
