@@ -354,7 +354,12 @@ def new_client(url: str, *, cookies: bool) -> httpx.AsyncClient:
         base_url=url,
         verify=False,  # plain HTTP on 127.0.0.1: skip loading the CA bundle for every client
         timeout=httpx.Timeout(30.0),
-        limits=httpx.Limits(max_connections=None, max_keepalive_connections=None),
+        # uvicorn closes a connection idle for 5 s (its default), httpx's own expiry is also
+        # 5 s: a request sent on one at that moment is lost ("Server disconnected without
+        # sending a response"), which a browser retries and httpx does not. Expire first.
+        limits=httpx.Limits(
+            max_connections=None, max_keepalive_connections=None, keepalive_expiry=4.0
+        ),
     )
     if not cookies:
         # Bots authenticate by seat token; refusing cookies makes every claim a distinct guest.

@@ -217,6 +217,8 @@ CACHES = {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cache",
+            # One pool per process, not one per request (see hosting.redis_clients).
+            "OPTIONS": {"pool_class": "hosting.redis_clients.SharedConnectionPool"},
         }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}

@@ -2,11 +2,14 @@
 no HTTP Basic."""
 
 import base64
+import contextvars
 
 import pytest
-from django.test import override_settings
+from django.core.cache import caches
+from django.test import RequestFactory, override_settings
 from rest_framework.test import APIClient
 
+from hosting.throttles import retry_after
 from tests.games.hosting_helpers import (
     claim,
     create_game,
@@ -109,6 +112,22 @@ def test_actions_are_limited_per_client(django_user_model):
     assert players[0].act(game_id, bogus).status_code == 400
     assert players[1].act(game_id, bogus).status_code == 400
     assert_throttled(players[0].act(game_id, bogus))
+
+
+@override_settings(THROTTLE_RATES={"action.client": "5/d"})
+def test_requests_in_their_own_contexts_count_on_one_redis_pool(redis_url):
+    """Under ASGI each request runs in a context of its own, and Django keeps one cache object
+    per context: the counters must still go through one pool per process, not open a Redis
+    connection per request."""
+    request = RequestFactory().post("/api/games/1/actions", REMOTE_ADDR="10.9.8.7")
+
+    def one_request() -> tuple[object, int | None]:
+        pool = caches["default"]._cache.get_client(write=True).connection_pool
+        return pool, retry_after(request, "action", None)
+
+    answers = [contextvars.Context().run(one_request) for _ in range(6)]
+    assert len({id(pool) for pool, _ in answers}) == 1
+    assert [wait is None for _, wait in answers] == [True] * 5 + [False]  # counted together
 
 
 def test_http_basic_is_not_a_way_in(django_user_model):
