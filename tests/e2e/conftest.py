@@ -204,6 +204,17 @@ def save_screenshots(page, name: str) -> list[Path]:
     return paths
 
 
+def save_snapshot(page, name: str) -> Path:
+    """The page as it is, at its own viewport, in one quick shot: for a moment that lasts only
+    seconds (a 3-second window), which two resized full-page shots could outlast on a loaded
+    machine."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size or {"width": 0, "height": 0}
+    path = SCREENSHOTS / f"{name}-{size['width']}x{size['height']}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
 @pytest.fixture
 def screenshot() -> Callable[[object, str], list[Path]]:
     return save_screenshots

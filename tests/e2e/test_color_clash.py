@@ -12,7 +12,7 @@ from games.engines.color_clash.cards import COLOR_INDEX, NOTATION
 from games.invites import invite_for
 from games.models import GameSession
 from tests.e2e.a11y import serious_violations
-from tests.e2e.conftest import sse_messages, sticking_out
+from tests.e2e.conftest import save_snapshot, sse_messages, sticking_out
 from tests.e2e.games import create_game, organiser
 
 COLOURS = {"R": "red", "B": "blue", "Y": "yellow", "G": "green"}
@@ -87,7 +87,7 @@ def test_three_players_a_wild_colour_and_a_last_card_catch(
     expect(catch).to_be_visible(timeout=3_000)
     expect(player_b.locator(".cc-window .cc-call")).to_be_visible()
     expect(player_a.locator(".cc-catch")).to_be_visible()
-    screenshot(player_c, "color-clash-window")
+    save_snapshot(player_c, "color-clash-window")
     catch.click()
     for page in pages:
         expect(page.locator(".cc-window")).to_have_count(0)
