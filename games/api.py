@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -124,7 +125,7 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 def _game(game_id: int) -> GameSession:
     game = store.game(game_id)
     if game is None:
-        raise NotFound(f"no game {game_id}")
+        raise NotFound(_("no game %(id)s") % {"id": game_id})
     return game
 
 
@@ -132,14 +133,14 @@ def _fresh_game(game_id: int) -> GameSession:
     """Reads apply any overdue timeout first, so nobody sees a clock past its deadline."""
     game = services.fresh_game(game_id=game_id)
     if game is None:
-        raise NotFound(f"no game {game_id}")
+        raise NotFound(_("no game %(id)s") % {"id": game_id})
     return game
 
 
 def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:
     seat, by_token = seat_for(request, game)
     if seat is None:
-        raise Forbidden("you hold no seat in this game")
+        raise Forbidden(_("you hold no seat in this game"))
     if writing and not by_token:
         enforce_csrf(request)
     return seat
@@ -150,7 +151,7 @@ class GameCreateView(APIView):
 
     def post(self, request: Request) -> Response:
         if not is_organiser(request.user):
-            raise Forbidden("only organisers can create games")
+            raise Forbidden(_("only organisers can create games"))
         data = _valid(GameCreateInput, request.data)
         specs = [
             services.SeatSpec(
@@ -173,7 +174,7 @@ class GameCreateView(APIView):
 class GameDetailView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _fresh_game(game_id)
-        seat, _ = seat_for(request, game)
+        seat, _how = seat_for(request, game)
         body = game_payload(game, seat, services.now())
         if request.user.is_authenticated and request.user.pk == game.created_by_id:
             body.update(invites.invite_fields(request, game))  # the creator may share it again
@@ -219,10 +220,10 @@ class GameStartView(APIView):
         game = _game(game_id)
         creator = request.user.is_authenticated and request.user.pk == game.created_by_id
         if not creator and not is_organiser(request.user):
-            raise Forbidden("only the game's creator or an organiser can start it")
+            raise Forbidden(_("only the game's creator or an organiser can start it"))
         game = services.game_start(game_id=game_id)
         seats = store.seats_of(game_id)
-        seat, _ = seat_for(request, game, seats)
+        seat, _how = seat_for(request, game, seats)
         return Response(game_payload(game, seat, services.now(), seats))
 
 
@@ -236,7 +237,7 @@ class ClientSeedView(APIView):
         key = seat_key(request)
         if key is None:
             _game(game_id)  # an unknown game is a 404 rather than "no seat"
-            raise Forbidden("you hold no seat in this game")
+            raise Forbidden(_("you hold no seat in this game"))
         if not key.by_token:
             enforce_csrf(request)
         client_seed = _client_seed(request.data)
@@ -255,7 +256,7 @@ class GameActionView(APIView):
         key = seat_key(request)
         if key is None:
             _game(game_id)  # an unknown game is a 404 rather than "no seat"
-            raise Forbidden("you hold no seat in this game")
+            raise Forbidden(_("you hold no seat in this game"))
         if not key.by_token:
             enforce_csrf(request)
         action, client_action_id, expected_version = _action_input(request.data)
@@ -286,7 +287,7 @@ class SeatLeaveView(APIView):
         game = _game(game_id)
         seat = _my_seat(request, game, writing=True)
         if not game.is_running:
-            raise Conflict("only a running game can be left")
+            raise Conflict(_("only a running game can be left"))
         services.seat_leave(game_id=game_id, seat=seat.number)
         return Response(game_payload(_game(game_id), None, services.now()))
 
@@ -303,7 +304,7 @@ class GameLogView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _game(game_id)
         if not game.is_over:
-            raise Conflict("the full log is public once the game has ended")
+            raise Conflict(_("the full log is public once the game has ended"))
         return Response(log_payload(game))
 
 

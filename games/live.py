@@ -23,6 +23,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from games import services, store
@@ -147,17 +148,21 @@ def _resume_from(request: HttpRequest) -> int | None:
 @accepts_bearer
 async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method not in ("GET", "HEAD"):
-        detail = f"{request.method} is not allowed: a live stream is read with GET"
+        detail = _("%(method)s is not allowed: a live stream is read with GET") % {
+            "method": request.method
+        }
         response = JsonResponse({"error": "method_not_allowed", "detail": detail}, status=405)
         response["Allow"] = "GET, HEAD"
         return response
     resume_from = _resume_from(request)
     if resume_from is None:
-        detail = "Last-Event-ID must be the id of an event this stream sent (a version number)"
+        detail = _("Last-Event-ID must be the id of an event this stream sent (a version number)")
         return JsonResponse({"error": "invalid", "detail": detail}, status=400)
     game, seat = await sync_to_async(_open)(request, game_id)
     if game is None:
-        return JsonResponse({"error": "not_found", "detail": f"no game {game_id}"}, status=404)
+        return JsonResponse(
+            {"error": "not_found", "detail": _("no game %(id)s") % {"id": game_id}}, status=404
+        )
     number = seat.number if seat is not None else None
     audience = audience_key(number)
 

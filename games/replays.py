@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import clocks, engines, public_log
 from games.engines.base import StepRng, reshuffled_unseen
 from games.models import GameSession
@@ -22,7 +24,7 @@ def steps(game: GameSession, *, full: bool = False) -> dict[str, Any]:
     ``full`` (a staff admin's dispute page, never a public page) adds each step's whole
     state and works while the game still runs."""
     if not game.is_over and not full:
-        raise Conflict("the replay opens once the game has ended")
+        raise Conflict(_("the replay opens once the game has ended"))
     engine = engines.get(game.engine)
     seed = game.rng_seed  # the effective seed: the server seed with every client seed
     seats = list(game.seats.order_by("number"))
@@ -115,7 +117,7 @@ def replayed(game: GameSession, *, seed: bytes | None = None) -> dict[str, Any]:
     and ``check_games`` rebuild it to compare with the stored one."""
     engine = engines.get(game.engine)
     seed = game.rng_seed if seed is None else seed
-    state, _ = start_state(game, seed=seed)
+    state, _events = start_state(game, seed=seed)
     for event in game.log.order_by("seq"):
         engine.apply(state, event.seat, event.action, StepRng(seed, event.seq))
     return state
@@ -125,7 +127,7 @@ def state_at(game: GameSession, seq: int) -> tuple[dict[str, Any], dict[str, flo
     """An ended game's full state after its ``seq``-th logged action (0: its start) and each
     seat's reserve at that moment, rebuilt from the revealed seed as the replay page does."""
     if not game.is_over:
-        raise Conflict("the state at an event is rebuilt once the game has ended")
+        raise Conflict(_("the state at an event is rebuilt once the game has ended"))
     engine = engines.get(game.engine)
     seed = game.rng_seed
     control = game.control(engine)

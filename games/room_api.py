@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -70,11 +71,13 @@ def room_by_code(request: HttpRequest, code: str) -> Room:
     by trying."""
     wait = failures_wait(request, WRONG_CODE_SCOPE)
     if wait is not None:
-        raise exceptions.Throttled(wait, detail=f"too many wrong room codes; try again in {wait} s")
+        raise exceptions.Throttled(
+            wait, detail=_("too many wrong room codes; try again in %(wait)s s") % {"wait": wait}
+        )
     room = rooms.find_room(code)
     if room is None or room.status == Room.Status.CLOSED:
         count_failure(request, WRONG_CODE_SCOPE)
-        raise NotFound("no room has that code")
+        raise NotFound(_("no room has that code"))
     return room
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import invites, room_codes, services
 from games.engines.base import ConfigError
@@ -59,7 +60,7 @@ class Person:
             name = animal_name() if anonymous else self.user.get_username()
             return {"user": self.user, "name": name}
         if self.guest is None:
-            raise Forbidden("play as a guest or log in to join a room")
+            raise Forbidden(_("play as a guest or log in to join a room"))
         return {"guest_id": self.guest.id, "name": self.guest.name}
 
 
@@ -72,7 +73,7 @@ def room_settings(
     """The engine's validated config for these choices, defaults filled in."""
     mode = mode or "classic"
     if mode not in clash_config.MODES:
-        raise UserError("mode must be 'classic' or 'family'", code="invalid_config")
+        raise UserError(_("mode must be 'classic' or 'family'"), code="invalid_config")
     config: dict[str, Any] = {"mode": mode}
     config["match"] = match or match_default or ROOM_DEFAULT_MATCH[mode]
     if turn_seconds not in (None, ""):
@@ -80,7 +81,7 @@ def room_settings(
             config["turn_seconds"] = int(turn_seconds)
         except (TypeError, ValueError):
             raise UserError(
-                "turn_seconds must be 30, 45, 60 or 90", code="invalid_config"
+                _("turn_seconds must be 30, 45, 60 or 90"), code="invalid_config"
             ) from None
     try:
         valid = clash_config.validate_config(config, 2)
@@ -91,13 +92,13 @@ def room_settings(
 
 def _new_room(**fields: Any) -> Room:
     """A room under a fresh code (drawn again on the rare clash with an existing one)."""
-    for _ in range(10):
+    for _attempt in range(10):
         try:
             with transaction.atomic():
                 return Room.objects.create(code=room_codes.new_code(), **fields)
         except IntegrityError:
             continue
-    raise Conflict("no free room code was found; try again")
+    raise Conflict(_("no free room code was found; try again"))
 
 
 # -- private rooms -----------------------------------------------------------------------------
@@ -119,7 +120,7 @@ def _locked(code: str) -> Room:
     normal = room_codes.normalise(code)
     room = Room.objects.select_for_update().filter(code=normal).first() if normal else None
     if room is None:
-        raise NotFound("no room has that code")
+        raise NotFound(_("no room has that code"))
     return room
 
 
@@ -131,14 +132,14 @@ def find_room(code: str) -> Room | None:
 def _member(room: Room, person: Person) -> RoomMember:
     member = person.membership(room)
     if member is None:
-        raise Forbidden("you are not in this room")
+        raise Forbidden(_("you are not in this room"))
     return member
 
 
 def _host(room: Room, person: Person) -> RoomMember:
     member = _member(room, person)
     if not member.is_host:
-        raise Forbidden("only the room's host can do that")
+        raise Forbidden(_("only the room's host can do that"))
     return member
 
 
@@ -162,15 +163,15 @@ def room_join(*, code: str, person: Person) -> RoomMember:
     with transaction.atomic():
         room = _locked(code)
         if room.kind != Room.Kind.PRIVATE or room.status == Room.Status.CLOSED:
-            raise NotFound("no room has that code")
+            raise NotFound(_("no room has that code"))
         existing = person.membership(room)
         if existing is not None:
             return existing
         _sync(room)
         if room.status == Room.Status.PLAYING:
-            raise Conflict("this room's game has already started; wait for the next round")
+            raise Conflict(_("this room's game has already started; wait for the next round"))
         if room.members.count() >= MAX_PLAYERS:
-            raise Conflict("this room is full: six players is the most")
+            raise Conflict(_("this room is full: six players is the most"))
         member = RoomMember.objects.create(room=room, **person.member_fields(anonymous=False))
         _touch(room)
     return member
@@ -182,7 +183,7 @@ def room_ready(*, code: str, person: Person, ready: bool) -> RoomMember:
         member = _member(room, person)
         _sync(room)
         if room.status != Room.Status.OPEN:
-            raise Conflict("the game has started")
+            raise Conflict(_("the game has started"))
         member.ready = bool(ready)
         member.save(update_fields=["ready"])
         _touch(room)
@@ -196,12 +197,12 @@ def room_remove(*, code: str, person: Person, member_id: Any) -> None:
         _host(room, person)
         _sync(room)
         if room.status != Room.Status.OPEN:
-            raise Conflict("players can be removed only before the start")
+            raise Conflict(_("players can be removed only before the start"))
         target = room.members.filter(pk=member_id).first() if str(member_id).isdigit() else None
         if target is None:
-            raise NotFound("no such player in this room")
+            raise NotFound(_("no such player in this room"))
         if target.is_host:
-            raise UserError("the host cannot remove themself; leave the room instead")
+            raise UserError(_("the host cannot remove themself; leave the room instead"))
         target.delete()
         _touch(room)
 
@@ -244,14 +245,14 @@ def room_start(*, code: str, person: Person) -> GameSession:
         _host(room, person)
         _sync(room)
         if room.status != Room.Status.OPEN:
-            raise Conflict("the game has already started")
+            raise Conflict(_("the game has already started"))
         members = list(room.members.all())
         if room.kind == Room.Kind.PRACTICE:
             pass  # the practice host plays alone against the computers
         elif len(members) < 2:
-            raise Conflict("a game needs at least two players")
+            raise Conflict(_("a game needs at least two players"))
         elif not all(m.ready or m.is_host for m in members):
-            raise Conflict("not everyone is ready yet")
+            raise Conflict(_("not everyone is ready yet"))
         return _start(room, members)
 
 
@@ -300,7 +301,7 @@ def practice_start(
     except (TypeError, ValueError):
         count = -1
     if not 1 <= count <= MAX_COMPUTERS:
-        raise UserError("practice is against 1 to 5 computer players", code="invalid_config")
+        raise UserError(_("practice is against 1 to 5 computer players"), code="invalid_config")
     chosen = room_settings(mode, None, turn_seconds, match_default="one_round")
     fields = person.member_fields(anonymous=False)
     with transaction.atomic():

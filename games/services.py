@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import clocks, engines, fairness, invites, store, timers
 from games.access import SeatKey
@@ -76,7 +77,10 @@ def engine_for(key: str) -> Engine:
     try:
         return engines.get(key)
     except KeyError:
-        raise UserError(f"unknown game {key!r}; games: {', '.join(engines.known_keys())}") from None
+        raise UserError(
+            _("unknown game %(key)r; games: %(games)s")
+            % {"key": key, "games": ", ".join(engines.known_keys())}
+        ) from None
 
 
 # -- creating and joining ---------------------------------------------------------------------
@@ -94,7 +98,10 @@ def game_create(
     """A new game waiting for its human seats to be claimed."""
     engine = engine_for(engine_key)
     if not engine.min_seats <= len(seats) <= engine.max_seats:
-        raise UserError(f"{engine.name} needs {engine.min_seats} to {engine.max_seats} seats")
+        raise UserError(
+            _("%(game)s needs %(least)s to %(most)s seats")
+            % {"game": engine.name, "least": engine.min_seats, "most": engine.max_seats}
+        )
     roles = {str(n): spec.role for n, spec in enumerate(seats) if spec.role}
     full_config = dict(config or {})
     if roles and "roles" not in full_config:
@@ -108,14 +115,19 @@ def game_create(
         raise UserError(str(error), code="invalid_config") from None
     for spec in seats:
         if spec.kind not in Seat.Kind.values:
-            raise UserError(f"a seat is one of: {', '.join(Seat.Kind.values)}")
+            raise UserError(
+                _("a seat is one of: %(kinds)s") % {"kinds": ", ".join(Seat.Kind.values)}
+            )
         if spec.kind != Seat.Kind.HUMAN and (spec.bot or default_bot(engine)) not in engine.bots:
-            raise UserError(f"no computer player {spec.bot!r}; choose from {sorted(engine.bots)}")
+            raise UserError(
+                _("no computer player %(bot)r; choose from %(bots)s")
+                % {"bot": spec.bot, "bots": ", ".join(sorted(engine.bots))}
+            )
         if spec.kind != Seat.Kind.HUMAN and spec.user is not None:
-            raise UserError("a computer seat cannot be reserved for a player")
+            raise UserError(_("a computer seat cannot be reserved for a player"))
     reserved = [spec.user.pk for spec in seats if spec.user is not None]
     if len(set(reserved)) != len(reserved):
-        raise UserError("a player can hold only one seat of a game")
+        raise UserError(_("a player can hold only one seat of a game"))
     # Committed to (its hash in every view) before any seat can send a client seed.
     seed = fairness.new_server_seed()
     with transaction.atomic():
@@ -156,9 +168,12 @@ def game_continue_from(*, source_game_id: int, seq: int, created_by: Any = None)
 
     source = GameSession.objects.get(pk=source_game_id)
     if not source.is_over:
-        raise Conflict("a game continues from another once that one has ended")
+        raise Conflict(_("a game continues from another once that one has ended"))
     if not 0 <= seq <= source.version:
-        raise UserError(f"the log has events 0 to {source.version}; there is no event {seq}")
+        raise UserError(
+            _("the log has events 0 to %(last)s; there is no event %(seq)s")
+            % {"last": source.version, "seq": seq}
+        )
     engine = engine_for(source.engine)
     seed = secrets.token_bytes(32)
     # Reshuffled at ``game_start``, once the seats' client seeds are in.
@@ -230,12 +245,12 @@ def seat_claim(
         except fairness.ClientSeedError as error:
             raise UserError(str(error), code="invalid_client_seed") from None
     with transaction.atomic():
-        game, seats, _ = _lock(game_id)
+        game, seats, _repeated = _lock(game_id)
         seat = _seat(seats, number)
         user = user if user is not None and user.is_authenticated else None
         if seat.user_id is not None:
             if user is None or user.pk != seat.user_id:
-                raise Forbidden("this seat is another player's", code="permission_denied")
+                raise Forbidden(_("this seat is another player's"), code="permission_denied")
         elif not invites.invite_matches(game, invite):
             detail = "taking a seat in this game needs its invite"
             raise Forbidden(
@@ -245,17 +260,19 @@ def seat_claim(
         if game.status != GameSession.Status.WAITING:
             if client_seed is not None:
                 raise Conflict(
-                    "this game has already started and its deal is made: "
-                    "no client seed can be sent or changed now",
+                    _(
+                        "this game has already started and its deal is made: "
+                        "no client seed can be sent or changed now"
+                    ),
                     code="deal_fixed",
                 )
-            raise Conflict("this game has already started")
+            raise Conflict(_("this game has already started"))
         own = user is not None and seat.user_id == user.pk
         if not own:
             if seat.is_claimed:
-                raise Conflict("that seat is taken")
+                raise Conflict(_("that seat is taken"))
             if _holds_seat(seats, user, guest):
-                raise Conflict("you already hold a seat in this game")
+                raise Conflict(_("you already hold a seat in this game"))
         token = secrets.token_urlsafe(24)
         if user is not None:
             seat.user = user
@@ -264,7 +281,7 @@ def seat_claim(
             seat.guest_id = guest.id
             seat.display_name = seat.display_name or guest.name
         else:
-            raise Forbidden("log in, or play as a guest, to take a seat")
+            raise Forbidden(_("log in, or play as a guest, to take a seat"))
         seat.token_sha256 = hash_token(token)
         if client_seed is not None:
             seat.client_seed = client_seed
@@ -282,14 +299,16 @@ def client_seed_send(*, game_id: int, seat: SeatKey, client_seed: str) -> tuple[
     except fairness.ClientSeedError as error:
         raise UserError(str(error), code="invalid_client_seed") from None
     with transaction.atomic():
-        game, seats, _ = _lock(game_id)
+        game, seats, _repeated = _lock(game_id)
         player = seat.find(seats)
         if player is None:
-            raise Forbidden("you hold no seat in this game")
+            raise Forbidden(_("you hold no seat in this game"))
         if game.status != GameSession.Status.WAITING:
             raise Conflict(
-                "this game has already started and its deal is made: "
-                "no client seed can be sent or changed now",
+                _(
+                    "this game has already started and its deal is made: "
+                    "no client seed can be sent or changed now"
+                ),
                 code="deal_fixed",
             )
         player.client_seed = client_seed
@@ -315,9 +334,9 @@ def game_start(*, game_id: int) -> GameSession:
     """Deal and start every clock that is owed. The deal comes from the committed server
     seed and the client seeds the seats sent (``games.fairness``), fixed here for good."""
     with transaction.atomic():
-        game, seats, _ = _lock(game_id)
+        game, seats, _repeated = _lock(game_id)
         if game.status != GameSession.Status.WAITING:
-            raise Conflict("this game has already started")
+            raise Conflict(_("this game has already started"))
         _check_all_claimed(seats)
         _deal(game, seats)
     return game
@@ -332,9 +351,9 @@ def game_open_seed_window(*, game_id: int, seconds: float) -> GameSession:
     if seconds <= 0:
         return game_start(game_id=game_id)
     with transaction.atomic():
-        game, seats, _ = _lock(game_id)
+        game, seats, _repeated = _lock(game_id)
         if game.status != GameSession.Status.WAITING:
-            raise Conflict("this game has already started")
+            raise Conflict(_("this game has already started"))
         _check_all_claimed(seats)
         if _deal_if_all_seeded(game, seats, window=False):
             return game
@@ -355,7 +374,9 @@ def in_seed_window(game: GameSession) -> bool:
 def _check_all_claimed(seats: list[Seat]) -> None:
     free = [s.number for s in seats if not s.is_claimed]
     if free:
-        raise Conflict(f"seat(s) {', '.join(str(n) for n in free)} are not taken yet")
+        raise Conflict(
+            _("seat(s) %(seats)s are not taken yet") % {"seats": ", ".join(str(n) for n in free)}
+        )
 
 
 def _deal_if_all_seeded(game: GameSession, seats: list[Seat], *, window: bool = True) -> bool:
@@ -417,20 +438,22 @@ def act(
         game, seats, first = _lock(game_id, repeat_of)
         player = key.find(seats)
         if player is None:
-            raise Forbidden("you hold no seat in this game")
+            raise Forbidden(_("you hold no seat in this game"))
         number = player.number
         if first is not None:
             payloads = render_all(game, seats, now())
             return ActResult(first, game, number, payloads, repeated=True)
         if game.is_paused:
-            raise Conflict("this game is paused while a dispute is looked at", code="paused")
+            raise Conflict(_("this game is paused while a dispute is looked at"), code="paused")
         engine = engine_for(game.engine)
         control = game.control(engine)
         moment = now()
         changed = _apply_overdue(game, engine, control, moment)
         try:
             if not game.is_running:
-                raise Conflict("this game is over" if game.is_over else "this game has not started")
+                raise Conflict(
+                    _("this game is over") if game.is_over else _("this game has not started")
+                )
             if expected_version is not None and expected_version != game.version:
                 raise Conflict(
                     f"the game moved on: you saw version {expected_version}, "
@@ -438,7 +461,9 @@ def act(
                     code="stale_version",
                 )
             if action["type"] in SYSTEM_ACTIONS:
-                raise UserError(f"{action['type']!r} is applied by the server only")
+                raise UserError(
+                    _("%(type)r is applied by the server only") % {"type": action["type"]}
+                )
             _apply(game, engine, control, number, action, client_action_id, moment)
         except (IllegalAction, UserError) as error:
             refusal = error
@@ -457,7 +482,7 @@ def _check_action_shape(action: Any, client_action_id: str | None) -> None:
     if client_action_id is not None and (
         not isinstance(client_action_id, str) or not 1 <= len(client_action_id) <= 64
     ):
-        raise UserError("client_action_id must be a string of 1 to 64 characters")
+        raise UserError(_("client_action_id must be a string of 1 to 64 characters"))
 
 
 def enforce_deadline(*, game_id: int) -> int:
@@ -472,7 +497,7 @@ def enforce_deadline(*, game_id: int) -> int:
         held = store.lock_game(game_id)
         if held is None:
             return 0
-        game, seats, _ = held
+        game, seats, _repeated = held
         if in_seed_window(game):
             if game.next_deadline.timestamp() > now() + DEADLINE_MARGIN_SECONDS:
                 return 0
@@ -516,7 +541,7 @@ def bot_act(*, game_id: int, seat: int, version: int) -> bool:
             return False
         if held[0].is_paused:
             return False  # the resume schedules the computers again
-        game, seats, _ = held
+        game, seats, _repeated = held
         player = _seat(seats, seat)
         engine = engine_for(game.engine)
         if not player.is_computer or seat not in _bots_due(engine, game.state, [seat]):
@@ -570,7 +595,7 @@ def substitute_seat(*, game_id: int, seat: int) -> bool:
     seat's credentials end with it: its token and its guest no longer hold it (the account
     stays recorded, for the results, but no longer holds the seat either: ``access``)."""
     with transaction.atomic():
-        game, seats, _ = _lock(game_id)
+        game, seats, _repeated = _lock(game_id)
         player = _seat(seats, seat)
         if not game.is_running or player.kind != Seat.Kind.HUMAN:
             return False
@@ -594,7 +619,7 @@ def game_void(*, game_id: int, reason: str) -> bool:
     ``aborted`` with no winner and its log whole, so the seed is revealed and it still
     verifies; nothing listens for its result. A game already over is left as it ended."""
     with transaction.atomic():
-        game, seats, _ = _lock(game_id)
+        game, seats, _repeated = _lock(game_id)
         if game.is_over:
             return False
         # A paused game stops as it stood at the pause: the pause costs nobody time.
@@ -616,16 +641,16 @@ def game_pause(*, game_id: int) -> float:
     """Hold a running game's clocks and windows (a dispute is looked at): nobody acts and no
     deadline passes until ``game_resume``. Returns the moment it paused."""
     with transaction.atomic():
-        game, seats, _ = _lock(game_id)
+        game, seats, _repeated = _lock(game_id)
         if not game.is_running:
-            raise Conflict("only a running game can be paused")
+            raise Conflict(_("only a running game can be paused"))
         if game.is_paused:
-            raise Conflict("this game is already paused")
+            raise Conflict(_("this game is already paused"))
         moment = now()
         engine = engine_for(game.engine)
         if _apply_overdue(game, engine, game.control(engine), moment) and not game.is_running:
             _save(game, seats)  # it ran out of time before the pause: nothing left to hold
-            raise Conflict("this game ended before it could be paused")
+            raise Conflict(_("this game ended before it could be paused"))
         game.paused_at = moment
         game.next_deadline = None
         _save(game, seats)
@@ -636,9 +661,9 @@ def game_resume(*, game_id: int) -> float:
     """Let a paused game run on: every running clock and open window gets back exactly the
     time the pause lasted (``clocks.resumed``). Returns how many seconds it was paused."""
     with transaction.atomic():
-        game, seats, _ = _lock(game_id)
+        game, seats, _repeated = _lock(game_id)
         if not game.is_paused:
-            raise Conflict("this game is not paused")
+            raise Conflict(_("this game is not paused"))
         moment = now()
         paused_at, game.paused_at = game.paused_at, None
         if game.is_running:
@@ -662,14 +687,14 @@ def _lock(
     version ``repeat_of`` (see ``store.lock_game``) produced, if it was submitted before."""
     held = store.lock_game(game_id, repeat_of)
     if held is None:
-        raise NotFound(f"no game {game_id}")
+        raise NotFound(_("no game %(id)s") % {"id": game_id})
     return held
 
 
 def _seat(seats: list[Seat], number: int) -> Seat:
     seat = next((s for s in seats if s.number == number), None)
     if seat is None:
-        raise NotFound(f"this game has no seat {number}")
+        raise NotFound(_("this game has no seat %(seat)s") % {"seat": number})
     return seat
 
 

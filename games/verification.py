@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import fairness, replays
 from games.engines.conformance import canonical
 from games.models import GameSession
@@ -15,7 +17,7 @@ from hosting.errors import Conflict
 
 def verify_game(game: GameSession) -> dict[str, Any]:
     if not game.is_over:
-        raise Conflict("a game can be verified once it has ended and its seed is revealed")
+        raise Conflict(_("a game can be verified once it has ended and its seed is revealed"))
     server_seed = bytes.fromhex(game.seed)
     seats = list(game.seats.order_by("number"))
     client_seeds = [seat.client_seed for seat in seats]

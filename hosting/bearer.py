@@ -18,6 +18,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.request import Request
@@ -55,7 +56,7 @@ class InvalidToken(exceptions.APIException):
 
     status_code = 401
     default_code = "not_authenticated"
-    default_detail = "the API token is unknown or has been revoked"
+    default_detail = gettext_lazy("the API token is unknown or has been revoked")
     auth_header = f'{KEYWORD} realm="api", error="invalid_token"'
 
 
@@ -96,7 +97,10 @@ def accepts_bearer(
             token = await sync_to_async(token_for)(secret.strip())
             if token is None:
                 response = JsonResponse(
-                    {"error": InvalidToken.default_code, "detail": InvalidToken.default_detail},
+                    {
+                        "error": InvalidToken.default_code,
+                        "detail": str(InvalidToken.default_detail),
+                    },
                     status=InvalidToken.status_code,
                 )
                 response["WWW-Authenticate"] = InvalidToken.auth_header

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
 from django.views import csrf, defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -78,7 +79,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response["Retry-After"] = "1"
         return response
     if isinstance(exc, RequestDataTooBig):
-        exc = PayloadTooLarge(f"the request body is larger than {_upload_limit()}")
+        exc = PayloadTooLarge(
+            _("the request body is larger than %(limit)s") % {"limit": _upload_limit()}
+        )
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -91,7 +94,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         elif isinstance(response.data, list):  # a ValidationError about the whole body
             response.data = {"error": code, "detail": " ".join(map(str, response.data))}
         else:
-            response.data = {"error": code, "detail": "invalid input", "fields": response.data}
+            response.data = {"error": code, "detail": _("invalid input"), "fields": response.data}
     return response
 
 

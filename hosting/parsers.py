@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from django.utils.translation import gettext as _
 from rest_framework import parsers, status
 from rest_framework.exceptions import APIException, ParseError
 
@@ -38,13 +39,15 @@ class JSONParser(parsers.JSONParser):
         body = stream.read()
         limit = getattr(parser_context.get("view"), "max_body_bytes", None)
         if limit is not None and len(body) > limit:
-            raise PayloadTooLarge(f"the request body is larger than {limit // 1024} KB")
+            raise PayloadTooLarge(
+                _("the request body is larger than %(size)s KB") % {"size": limit // 1024}
+            )
         try:
             if encoding.lower().replace("-", "") != "utf8":
                 body = body.decode(encoding)
             data = orjson.loads(body)
         except (ValueError, UnicodeDecodeError) as error:
-            raise ParseError(f"JSON parse error - {error}") from None
+            raise ParseError(_("JSON parse error - %(error)s") % {"error": error}) from None
         problem = unusable(data)
         if problem:
             raise ParseError(problem)

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from rest_framework.throttling import BaseThrottle
 
 log = logging.getLogger(__name__)
@@ -96,7 +97,10 @@ def _hit(keys: list[tuple[str, int]]) -> list[int]:
 
 
 def throttled_response(wait: int) -> JsonResponse:
-    body = {"error": "throttled", "detail": f"too many requests; try again in {wait} s"}
+    body = {
+        "error": "throttled",
+        "detail": _("too many requests; try again in %(wait)s s") % {"wait": wait},
+    }
     return JsonResponse(body, status=429, headers={"Retry-After": str(wait)})
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -39,7 +40,7 @@ class TokenListView(APIView):
     def post(self, request: Request) -> Response:
         # A token never mints tokens: one that leaks cannot make itself a successor.
         if tokens.by_bearer(request):
-            raise Forbidden("sign in to make a token; an API token cannot make another")
+            raise Forbidden(_("sign in to make a token; an API token cannot make another"))
         serializer = ApiTokenInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         made = tokens.token_create(user=request.user, name=serializer.validated_data["name"])

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from hosting.bearer import by_bearer, digest
 from hosting.errors import NotFound, UserError
@@ -33,9 +34,11 @@ class NewToken:
 def token_create(*, user: AbstractBaseUser, name: str) -> NewToken:
     name = name.strip()
     if not name:
-        raise UserError("a token needs a name")
+        raise UserError(_("a token needs a name"))
     if PersonalToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_TOKENS:
-        raise UserError(f"you already have {MAX_TOKENS} tokens; revoke one first")
+        raise UserError(
+            _("you already have %(count)s tokens; revoke one first") % {"count": MAX_TOKENS}
+        )
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = PersonalToken.objects.create(
         user=user, name=name, prefix=secret[:10], key_sha256=digest(secret)
@@ -48,7 +51,7 @@ def token_revoke(*, user: AbstractBaseUser, token_id: int) -> PersonalToken:
     else's token is "not found", as it would be to them."""
     token = PersonalToken.objects.filter(user=user, pk=token_id).first()
     if token is None:
-        raise NotFound(f"no token {token_id}")
+        raise NotFound(_("no token %(id)s") % {"id": token_id})
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from hosting.errors import UserError
 from tournaments.api import _detail
 from tournaments.formats import genius
@@ -75,7 +77,7 @@ def _opponent(match: dict[str, Any], index: int, first_round: bool) -> dict[str,
 
 def brackets_viewer_data(tournament: Tournament) -> dict[str, Any]:
     if tournament.format == genius.KEY:
-        raise UserError("a Genius season is played in episodes: it has no bracket to draw")
+        raise UserError(_("a Genius season is played in episodes: it has no bracket to draw"))
     detail = _detail(tournament.slug)
     data: dict[str, list[dict[str, Any]]] = {
         "stages": [],

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -38,7 +39,9 @@ class ExportJSONView(ExportView):
         if model == "brackets-viewer":
             return Response(brackets_viewer.brackets_viewer_data(tournament))
         if model:
-            raise UserError(f"no export format {model!r}: leave it out, or brackets-viewer")
+            raise UserError(
+                _("no export format %(model)r: leave it out, or brackets-viewer") % {"model": model}
+            )
         response = Response(exports.export_json(tournament))
         response["Content-Disposition"] = f'inline; filename="{slug}.json"'
         return response
@@ -49,7 +52,9 @@ class ExportCSVView(ExportView):
         tournament = _tournament(slug, request.user)
         table = request.query_params.get("table")
         if not table:
-            raise UserError(f"say which table: ?table={'|'.join(exports.TABLES)}")
+            raise UserError(
+                _("say which table: ?table=%(tables)s") % {"tables": "|".join(exports.TABLES)}
+            )
         body = exports.export_csv(tournament, table)
         response = HttpResponse(body, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{slug}-{table}.csv"'

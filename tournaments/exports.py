@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.api import log_payload
@@ -85,7 +86,10 @@ def _side(side: dict[str, Any] | None, key: str) -> Any:
 def table_rows(tournament: Tournament, table: str) -> tuple[list[str], list[dict[str, Any]]]:
     """(columns, rows) of one of ``TABLES``."""
     if table not in TABLES:
-        raise UserError(f"no table {table!r}: choose one of {', '.join(TABLES)}")
+        raise UserError(
+            _("no table %(table)r: choose one of %(tables)s")
+            % {"table": table, "tables": ", ".join(TABLES)}
+        )
     if table == "standings":
         rows = services.standings_table(tournament=tournament)["standings"]
         columns = list(dict.fromkeys(key for row in rows for key in row))

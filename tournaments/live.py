@@ -26,6 +26,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
 
 from hosting import broadcast
 from hosting.bearer import accepts_bearer
@@ -120,7 +121,10 @@ async def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         tournament_id = await sync_to_async(_visible)(request, slug)
     except Http404:
-        return JsonResponse({"error": "not_found", "detail": f"no tournament {slug!r}"}, status=404)
+        return JsonResponse(
+            {"error": "not_found", "detail": _("no tournament %(slug)r") % {"slug": slug}},
+            status=404,
+        )
 
     async def events() -> AsyncIterator[str]:
         updates = await broadcast.subscribe_topic(topic(tournament_id))

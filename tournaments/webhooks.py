@@ -83,7 +83,9 @@ def _addresses(host: str, port: int) -> list[str]:
     try:
         return [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
     except (OSError, UnicodeError):
-        raise UserError(f"the webhook's host {host!r} does not resolve") from None
+        raise UserError(
+            _("the webhook's host %(host)r does not resolve") % {"host": host}
+        ) from None
 
 
 def check_url(url: str) -> str:
@@ -93,11 +95,11 @@ def check_url(url: str) -> str:
         parts = urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise UserError("the webhook URL is not a valid URL") from None
+        raise UserError(_("the webhook URL is not a valid URL")) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UserError("a webhook URL starts with http:// or https:// and names a host")
+        raise UserError(_("a webhook URL starts with http:// or https:// and names a host"))
     if parts.username or parts.password:
-        raise UserError("a webhook URL carries no user name or password")
+        raise UserError(_("a webhook URL carries no user name or password"))
     if not settings.WEBHOOK_PRIVATE_TARGETS:
         for address in _addresses(parts.hostname, port):
             if not _public(address):
@@ -116,9 +118,12 @@ def _host(url: str) -> str | None:
 def _checked_events(events: list[str]) -> list[str]:
     unknown = sorted(set(events) - set(EVENTS))
     if unknown:
-        raise UserError(f"unknown events: {', '.join(unknown)}; known: {', '.join(EVENTS)}")
+        raise UserError(
+            _("unknown events: %(unknown)s; known: %(known)s")
+            % {"unknown": ", ".join(unknown), "known": ", ".join(EVENTS)}
+        )
     if not events:
-        raise UserError("choose at least one event to send")
+        raise UserError(_("choose at least one event to send"))
     return [event for event in EVENTS if event in events]  # one order everywhere
 
 
@@ -130,7 +135,10 @@ def endpoint_create(
         services.check_runs(tournament, by)
         url, events = check_url(url), _checked_events(events)
         if tournament.webhooks.count() >= MAX_ENDPOINTS:
-            raise UserError(f"a tournament has at most {MAX_ENDPOINTS} webhooks; delete one first")
+            raise UserError(
+                _("a tournament has at most %(count)s webhooks; delete one first")
+                % {"count": MAX_ENDPOINTS}
+            )
         endpoint = WebhookEndpoint.objects.create(
             tournament=tournament,
             url=url,
@@ -186,7 +194,7 @@ def endpoint_for(tournament: Tournament, endpoint_id: int, user: Any) -> Webhook
     services.check_runs(tournament, user)
     endpoint = tournament.webhooks.filter(pk=endpoint_id).first()
     if endpoint is None:
-        raise NotFound(f"no webhook {endpoint_id} in this tournament")
+        raise NotFound(_("no webhook %(id)s in this tournament") % {"id": endpoint_id})
     return endpoint
 
 
