@@ -100,7 +100,13 @@ def test_a_match_game_deals_from_both_players_client_seeds(
     assert report["verified"] is True
     assert report["client_seed_message"] == '["first-77aa","second-b2c4"]'
     assert report["effective_seed"] == effective.hex()
-    assert stage.matches.get(code="W1.1").status == Match.Status.FINISHED
+    # The game counts for its match. Who the clocks leave ahead depends on the deal, which the
+    # server's random seed makes: a level game sends an elimination match to another game.
+    match = stage.matches.get(code="W1.1")
+    if len(GameSession.objects.get(pk=game.pk).outcome["winners"]) == 1:
+        assert match.status == Match.Status.FINISHED
+    else:
+        assert match.status == Match.Status.LIVE and match.match_games.count() == 2
 
 
 @pytest.mark.django_db
