@@ -42,7 +42,9 @@ def rows(answer) -> list[dict[str, str]]:
 def test_the_json_export_has_everything_public_and_no_running_games_secret(
     clock, django_capture_on_commit_callbacks
 ):
-    tournament, stage, _ = started("single_elimination", 4, online=True)
+    # a level game goes to the better seed: the one game played decides W1.1 on any deal
+    ruleset = {"undecided": "higher_seed"}
+    tournament, stage, _ = started("single_elimination", 4, online=True, ruleset=ruleset)
     ended = stage.matches.get(code="W1.1").match_games.get().game
     running = stage.matches.get(code="W1.2").match_games.get().game
     play_out(ended, clock, django_capture_on_commit_callbacks)
