@@ -69,7 +69,7 @@ def _following(
     if following.kind == Episode.Kind.FINAL:
         final = _final(tournament)
         played = final.is_decided or final.match_games.exists()
-        _check_no_disputes([final] if played or replay else [])
+        _check_no_disputes([final])  # reset, re-paired or removed: its parties change
         if played:
             return corrections.Plan(("FINAL",), (), ())
         return corrections.Plan((), () if replay else ("FINAL",), ())
