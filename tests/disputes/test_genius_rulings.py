@@ -339,3 +339,45 @@ def test_a_replay_after_the_next_episode_began_lists_and_removes_it(
     assert removed.data["episode"] == 2 and removed.data["resets"] == ["E2.MM"]
     assert Entrant.objects.filter(tournament=tournament, eliminated_in__isnull=True).count() == 4
     assert_sound()
+
+
+def test_a_replayed_final_reopens_the_season_until_the_new_game_settles_it(
+    clock, django_capture_on_commit_callbacks
+):
+    tournament, *_ = online_death_match(clock, django_capture_on_commit_callbacks)
+    second = tournament.episodes.get(number=2)
+    players = list(tournament.entrants.filter(eliminated_in__isnull=True).order_by("seed"))
+    top, ec = players[0], players[-1]
+    host = tournament.organiser
+    seasons.main_match_record(
+        episode=second, by=host, winners=[top.pk], losers=[p.pk for p in players[1:]]
+    )
+    seasons.candidates_choose(episode=second, by=top.user, chosen=[ec.pk])
+    seasons.opponent_choose(episode=second, by=ec.user, ec=ec.pk, dmo=players[1].pk)
+    capture = django_capture_on_commit_callbacks
+    finish(Match.objects.get(code="E2.DM1").match_games.get().game_id, clock, capture)
+    final = Match.objects.get(code="FINAL")
+    while Match.objects.get(pk=final.pk).status == Match.Status.LIVE:
+        latest = Match.objects.get(pk=final.pk).match_games.order_by("-number").first()
+        finish(latest.game_id, clock, capture)
+    final.refresh_from_db()
+    tournament.refresh_from_db()
+    assert tournament.status == "finished" and entrant(final.loser_id).eliminated_in == 3
+    runner_up = final.loser_id
+    dispute = disputes.dispute_file(match=final, by=tournament.organiser, reason="lag")
+    referee = staff_admin()
+    assert disputes.dispute_preview(dispute=dispute, by=referee, ruling="replay").resets == ()
+    disputes.dispute_rule(dispute=dispute, by=referee, ruling="replay", reason="lag", resets=[])
+    tournament.refresh_from_db()
+    final.refresh_from_db()
+    assert tournament.status == "running" and final.status == Match.Status.LIVE
+    assert entrant(runner_up).eliminated_in is None
+    assert tournament.episodes.get(number=3).status == Episode.Status.DEATH_MATCH
+    assert_sound()
+    while Match.objects.get(pk=final.pk).status == Match.Status.LIVE:
+        latest = Match.objects.get(pk=final.pk).match_games.order_by("-number").first()
+        finish(latest.game_id, clock, capture)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    assert Entrant.objects.filter(tournament=tournament, eliminated_in__isnull=True).count() == 1
+    assert_sound()
