@@ -341,10 +341,9 @@ def test_a_replay_after_the_next_episode_began_lists_and_removes_it(
     assert_sound()
 
 
-def test_a_replayed_final_reopens_the_season_until_the_new_game_settles_it(
-    clock, django_capture_on_commit_callbacks
-):
-    tournament, *_ = online_death_match(clock, django_capture_on_commit_callbacks)
+def online_final(clock, capture):
+    """The online four-player season played on to its final, decided by the clocks."""
+    tournament, *_ = online_death_match(clock, capture)
     second = tournament.episodes.get(number=2)
     players = list(tournament.entrants.filter(eliminated_in__isnull=True).order_by("seed"))
     top, ec = players[0], players[-1]
@@ -354,7 +353,6 @@ def test_a_replayed_final_reopens_the_season_until_the_new_game_settles_it(
     )
     seasons.candidates_choose(episode=second, by=top.user, chosen=[ec.pk])
     seasons.opponent_choose(episode=second, by=ec.user, ec=ec.pk, dmo=players[1].pk)
-    capture = django_capture_on_commit_callbacks
     finish(Match.objects.get(code="E2.DM1").match_games.get().game_id, clock, capture)
     final = Match.objects.get(code="FINAL")
     while Match.objects.get(pk=final.pk).status == Match.Status.LIVE:
@@ -363,6 +361,14 @@ def test_a_replayed_final_reopens_the_season_until_the_new_game_settles_it(
     final.refresh_from_db()
     tournament.refresh_from_db()
     assert tournament.status == "finished" and entrant(final.loser_id).eliminated_in == 3
+    return tournament, Match.objects.get(code="E2.DM1"), final
+
+
+def test_a_replayed_final_reopens_the_season_until_the_new_game_settles_it(
+    clock, django_capture_on_commit_callbacks
+):
+    tournament, _, final = online_final(clock, django_capture_on_commit_callbacks)
+    capture = django_capture_on_commit_callbacks
     runner_up = final.loser_id
     dispute = disputes.dispute_file(match=final, by=tournament.organiser, reason="lag")
     referee = staff_admin()
@@ -380,4 +386,34 @@ def test_a_replayed_final_reopens_the_season_until_the_new_game_settles_it(
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     assert Entrant.objects.filter(tournament=tournament, eliminated_in__isnull=True).count() == 1
+    assert_sound()
+
+
+def test_a_replayed_death_match_before_a_decided_final_removes_the_final_as_listed(
+    clock, django_capture_on_commit_callbacks
+):
+    tournament, match, final = online_final(clock, django_capture_on_commit_callbacks)
+    voided = list(final.match_games.values_list("game_id", flat=True))
+    dispute = disputes.dispute_file(match=match, by=tournament.organiser, reason="lag")
+    referee = staff_admin()
+    preview = disputes.dispute_preview(dispute=dispute, by=referee, ruling="replay")
+    assert preview.resets == ("FINAL",)
+    disputes.dispute_rule(
+        dispute=dispute, by=referee, ruling="replay", reason="lag", resets=["FINAL"]
+    )
+    tournament.refresh_from_db()
+    assert tournament.status == "running" and not Match.objects.filter(code="FINAL").exists()
+    assert not tournament.episodes.filter(number=3).exists()
+    assert Entrant.objects.filter(tournament=tournament, eliminated_in__isnull=True).count() == 3
+    removed = AuditEntry.objects.get(action="tournaments.season.episode_removed")
+    assert removed.data["kind"] == "final" and removed.data["voided_games"] == voided
+    assert AuditEntry.objects.filter(action="tournaments.tournament.reopened").count() == 1
+    assert_sound()
+    match.refresh_from_db()
+    finish(
+        match.match_games.order_by("-number").first().game_id,
+        clock,
+        django_capture_on_commit_callbacks,
+    )
+    assert Match.objects.get(code="FINAL").status == Match.Status.LIVE  # opened again
     assert_sound()
