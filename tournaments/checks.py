@@ -199,7 +199,8 @@ def _eliminations(stage: Stage) -> list[str]:
 
 def _episodes(tournament: Tournament, stage: Stage) -> list[str]:
     """Episodes follow one another: only the latest is under way, a finished one has every
-    Death Match decided, and the final, until decided, is played by the two still in."""
+    Death Match decided, the current main match was played by the cast still in (and those
+    its Death Matches eliminated), and the final, until decided, by the two still in."""
     found = []
     episodes = list(tournament.episodes.order_by("number"))
     for episode, following in pairwise(episodes):
@@ -227,6 +228,18 @@ def _episodes(tournament: Tournament, stage: Stage) -> list[str]:
             eliminated_in__isnull=True,
         ).values_list("pk", flat=True)
     )
+    current = episodes[-1] if episodes else None
+    if current is not None and current.kind == Episode.Kind.EPISODE and current.winners:
+        played = set(current.winners) | set(current.losers)
+        cast = still_in | set(
+            tournament.entrants.filter(eliminated_in=current.number).values_list("pk", flat=True)
+        )
+        if played != cast:
+            found.append(
+                f"episode {current.number}'s main match was played by entrants "
+                f"{', '.join(str(pk) for pk in sorted(played))}, but its cast is "
+                f"{', '.join(str(pk) for pk in sorted(cast))}"
+            )
     final = stage.matches.filter(code="FINAL").first()
     if final is not None and not final.is_decided and {final.home_id, final.away_id} != still_in:
         found.append(

@@ -91,8 +91,10 @@ def _following(
 def _keeps_elimination(episode: Episode, match: Match, winner: Entrant | None) -> bool:
     """Whether an overturn leaves the same player out (it names the winner again, or the
     DMO of a drawn Death Match): only the match's own result changes then."""
-    if winner is None or episode.kind == Episode.Kind.FINAL:
+    if winner is None:
         return False
+    if episode.kind == Episode.Kind.FINAL:
+        return winner.pk == match.winner_id
     loser = match.away_id if winner.pk == match.home_id else match.home_id
     return loser == _eliminated_by(episode, match)
 
@@ -142,6 +144,7 @@ def _returned(tournament: Tournament, number: int, player: int) -> ledger.Ledger
     try:
         return ledger.return_settlement(before, player, number)
     except FormatError:
+        # Only paying back a transfer can fail: its receiver holds less than it gave them.
         entry = ledger.outstanding_settlement(before, player, number)
         payer = Entrant.objects.get(pk=entry.to) if entry and entry.to else None
         raise Conflict(
@@ -179,6 +182,9 @@ def overturn(
     episode = Episode.objects.select_for_update().get(
         tournament=tournament, number=match.round.number
     )
+    if _keeps_elimination(episode, match, winner):
+        _set_result(match, fixed, by=by, winner=winner, forfeit=forfeit, reason=reason)
+        return
     if episode.kind == Episode.Kind.FINAL:
         champion, runner_up = match.winner_id, match.loser_id
         _set_result(match, fixed, by=by, winner=winner, forfeit=forfeit, reason=reason)
@@ -193,9 +199,6 @@ def overturn(
             previous_winner=champion,
             dispute=dispute.pk,
         )
-        return
-    if _keeps_elimination(episode, match, winner):
-        _set_result(match, fixed, by=by, winner=winner, forfeit=forfeit, reason=reason)
         return
     loser = _eliminated_by(episode, match)
     _reinstate(tournament, episode.number, loser, dispute=dispute, by=by, reason=reason)

@@ -113,3 +113,25 @@ def test_a_season_whose_episodes_or_settlements_disagree_is_listed():
         f"genius-cup: entrant {cast[3].pk} is not eliminated in episode 1, but what that "
         "elimination settled was never paid back" in lines
     )
+
+
+def test_a_main_match_played_by_someone_out_of_the_season_is_listed():
+    tournament, cast = open_tournament("genius", 4, format_options=RULES)
+    episode = seasons.season_start(tournament=tournament, by=tournament.organiser)
+    play_episode(tournament, episode)  # p4 is out in episode 1
+    second = tournament.episodes.get(number=2)
+    seasons.main_match_record(
+        episode=second,
+        by=tournament.organiser,
+        winners=[cast[0].pk],
+        losers=[cast[1].pk, cast[2].pk],
+    )
+    assert check() == (0, ["1 tournaments, 0 problems"]), check()
+    Episode.objects.filter(pk=second.pk).update(losers=[cast[1].pk, cast[3].pk])
+    status, lines = check()
+    assert status == 1
+    assert (
+        f"genius-cup: episode 2's main match was played by entrants {cast[0].pk}, "
+        f"{cast[1].pk}, {cast[3].pk}, but its cast is {cast[0].pk}, {cast[1].pk}, {cast[2].pk}"
+        in lines
+    )
