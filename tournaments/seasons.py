@@ -513,7 +513,7 @@ def match_decided(match: Match) -> None:
 
 def eliminate_loser(
     tournament: Tournament, episode: Episode, match: Match, by: Any = None, **data: Any
-) -> genius.DeathMatchResult:
+) -> None:
     """The Death Match's loser leaves the season and their currency is settled by its rule
     (``genius.eliminate``); ``data`` joins the audit entry (a dispute ruling names itself)."""
     result = _death_match_result(episode, match)
@@ -538,7 +538,6 @@ def eliminate_loser(
         dmo_won_tie=result.tie,
         **data,
     )
-    return result
 
 
 def _death_match_result(episode: Episode, match: Match) -> genius.DeathMatchResult:
