@@ -2,8 +2,10 @@
 
 A bracket holds what its feeders decided (``tournaments.formats.repair``); match, round, stage
 and tournament statuses agree; a hosted game runs only for a match being played; standings
-agree with the results; a season's eliminations are its Death Match losers; currency balances
-are the sum of their entries and no entry took anyone below zero. Each problem is one line a
+agree with the results; a season's eliminations are its Death Match losers, its episodes
+follow one another and its final is played by the two still in; currency balances are the
+sum of their entries, no entry took anyone below zero, and an elimination's settlement
+stands only while its player is out. Each problem is one line a
 person can act on.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from itertools import pairwise
 
 from django.db.models import Sum
 
@@ -18,7 +21,16 @@ from games.models import GameSession
 from hosting.errors import UserError
 from tournaments import corrections
 from tournaments.formats import ledger, repair
-from tournaments.models import Entrant, LedgerEntry, Match, MatchGame, Round, Stage, Tournament
+from tournaments.models import (
+    Entrant,
+    Episode,
+    LedgerEntry,
+    Match,
+    MatchGame,
+    Round,
+    Stage,
+    Tournament,
+)
 
 ROUND_BASED = ("swiss", "round_robin")
 
@@ -37,9 +49,11 @@ def tournament_problems(tournament: Tournament) -> list[str]:
         found += _games(stage)
         if stage.format == "genius":
             found += _eliminations(stage)
+            found += _episodes(tournament, stage)
     found += _standings(tournament)
     if tournament.format == "genius":
         found += _ledger(tournament)
+        found += _settlements(tournament)
     return found
 
 
@@ -180,6 +194,82 @@ def _eliminations(stage: Stage) -> list[str]:
     for loser, episode in losers.items():
         if loser not in eliminated:
             found.append(f"entrant {loser} lost in episode {episode} but is still in the season")
+    return found
+
+
+def _episodes(tournament: Tournament, stage: Stage) -> list[str]:
+    """Episodes follow one another: only the latest is under way, a finished one has every
+    Death Match decided, the current main match was played by the cast still in (and those
+    its Death Matches eliminated), and the final, until decided, by the two still in."""
+    found = []
+    episodes = list(tournament.episodes.order_by("number"))
+    for episode, following in pairwise(episodes):
+        if episode.status != Episode.Status.FINISHED:
+            found.append(
+                f"episode {following.number} follows episode {episode.number}, which is "
+                f"{episode.status}, not finished"
+            )
+    for episode in episodes:
+        if episode.status != Episode.Status.FINISHED:
+            continue
+        bracket = "final" if episode.kind == Episode.Kind.FINAL else "episodes"
+        open_codes = sorted(
+            stage.matches.filter(round__bracket=bracket, round__number=episode.number)
+            .exclude(status=Match.Status.FINISHED)
+            .values_list("code", flat=True)
+        )
+        if open_codes:
+            found.append(
+                f"episode {episode.number} is finished but {', '.join(open_codes)} is not decided"
+            )
+    still_in = set(
+        tournament.entrants.filter(
+            status__in=(Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN),
+            eliminated_in__isnull=True,
+        ).values_list("pk", flat=True)
+    )
+    current = episodes[-1] if episodes else None
+    if current is not None and current.kind == Episode.Kind.EPISODE and current.winners:
+        played = set(current.winners) | set(current.losers)
+        cast = still_in | set(
+            tournament.entrants.filter(eliminated_in=current.number).values_list("pk", flat=True)
+        )
+        if played != cast:
+            found.append(
+                f"episode {current.number}'s main match was played by entrants "
+                f"{', '.join(str(pk) for pk in sorted(played))}, but its cast is "
+                f"{', '.join(str(pk) for pk in sorted(cast))}"
+            )
+    final = stage.matches.filter(code="FINAL").first()
+    if final is not None and not final.is_decided and {final.home_id, final.away_id} != still_in:
+        found.append(
+            f"FINAL is played by entrants {final.home_id} and {final.away_id}, but the players "
+            f"still in are {', '.join(str(pk) for pk in sorted(still_in))}"
+        )
+    if tournament.status == Tournament.Status.FINISHED and len(still_in) != 1:
+        found.append(f"the season is finished with {len(still_in)} players still in, not one")
+    return found
+
+
+def _settlements(tournament: Tournament) -> list[str]:
+    """An elimination's currency settlement stands only while its player is out in that
+    episode: a ruling that reinstates them pays it back (``ledger.return_settlement``)."""
+    from tournaments.seasons import ledger_for
+
+    entries = ledger_for(tournament)
+    found = []
+    out = dict(tournament.entrants.values_list("pk", "eliminated_in"))
+    settled = {
+        (e.player, e.episode)
+        for e in entries
+        if e.reason in (ledger.CONFISCATED, ledger.TO_DM_WINNER) and e.episode is not None
+    }
+    for player, episode in sorted(settled):
+        if out.get(player) != episode and ledger.outstanding_settlement(entries, player, episode):
+            found.append(
+                f"entrant {player} is not eliminated in episode {episode}, but what that "
+                "elimination settled was never paid back"
+            )
     return found
 
 

@@ -5,7 +5,8 @@ was not yet dealt).
 Either way the disputed game stops counting for its match: it is voided if it still runs
 (its log is kept, and verifies), detached from the match, and the match's score is counted
 again from the games that remain. A decided match first loses its result, and whatever it
-fed is reset exactly as the ruling's preview listed (``corrections.plan_undecided``).
+fed is reset exactly as the ruling's preview listed (``corrections.plan_undecided``; for a
+result settled into a Genius season, ``season_rulings.unsettle``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.utils.translation import gettext as _
 from games import services as game_services
 from games.models import GameSession
 from hosting.errors import Conflict, UserError
-from tournaments import corrections, services
+from tournaments import corrections, season_rulings, services
 from tournaments.models import Dispute, Match, MatchGame, Round, Stage, Tournament
 
 
@@ -38,7 +39,9 @@ def play_again(
         raise UserError(
             _("name the event to continue from: 0 (the deal) to %(last)s") % {"last": old.version}
         )
-    if plan is not None:
+    if plan is not None and match.stage.format == "genius":
+        season_rulings.unsettle(match, plan, dispute=dispute, by=by, reason=reason)
+    elif plan is not None:
         corrections.apply(match, plan, by=by, reason=reason)
     game_services.game_void(
         game_id=old.pk, reason=f"dispute {dispute.pk}: {Dispute.Ruling(ruling).label}"

@@ -242,6 +242,7 @@ def _rule(request: HttpRequest, dispute: Dispute) -> HttpResponse:
             "seq": post.get("seq", ""),
             "resets": list(preview.resets),
             "refills": list(preview.refills),
+            "season": dispute.tournament.format == "genius",
         }
         return redirect(f"{target}#ruling")
     resets = [code for code in post.get("resets", "").split(",") if code]

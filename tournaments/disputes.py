@@ -35,7 +35,7 @@ from games import services as game_services
 from games.models import GameSession
 from hosting.errors import Conflict, Forbidden, NotFound, UserError
 from hosting.roles import is_staff_admin
-from tournaments import audit, corrections, events, services
+from tournaments import audit, corrections, events, season_rulings, services
 from tournaments.models import Dispute, DisputeComment, Entrant, Match, Tournament
 
 Ruling = Dispute.Ruling
@@ -444,9 +444,7 @@ def _plan(
         if not match.is_decided:
             return None
         if match.stage.format == "genius":
-            raise Conflict(
-                _("a Death Match settled into the season is overturned only while its game runs")
-            )
+            return season_rulings.plan(match, winner=winner)
         return corrections.plan(match, winner)
     if ruling in (Ruling.REPLAY, Ruling.REWIND):
         if dispute.game_id is None:
@@ -454,9 +452,7 @@ def _plan(
         if not match.is_decided:
             return None
         if match.stage.format == "genius":
-            raise Conflict(
-                _("a Death Match settled into the season is played again only while its game runs")
-            )
+            return season_rulings.plan(match)
         return corrections.plan_undecided(match)
     return None
 
@@ -478,6 +474,22 @@ def _apply(
     dispute keeps of it."""
     if ruling in (Ruling.DISMISS, Ruling.UPHOLD):
         return {}
+    if (
+        ruling in (Ruling.OVERTURN, Ruling.FORFEIT)
+        and plan is not None
+        and match.stage.format == "genius"
+    ):
+        # A result settled into the season: the season's own steps undo and redo it.
+        season_rulings.overturn(
+            match,
+            plan,
+            dispute=dispute,
+            by=by,
+            winner=winner,
+            forfeit=ruling == Ruling.FORFEIT,
+            reason=reason,
+        )
+        return {"winner": winner.pk, "resets": list(plan.resets)}
     if ruling in (Ruling.OVERTURN, Ruling.FORFEIT):
         services.match_report_result(
             match=match,

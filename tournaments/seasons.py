@@ -492,27 +492,7 @@ def match_decided(match: Match) -> None:
     if episode.kind == Episode.Kind.FINAL:
         _finish_season(tournament, episode, match)
         return
-    result = _death_match_result(episode, match)
-    before = ledger_for(tournament)
-    _before, after = _decided(
-        genius.eliminate,
-        season_for(tournament, episode),
-        result,
-        rules_for(tournament),
-        before,
-        episode=episode.number,
-    )
-    _append_ledger(tournament, before, after)
-    Entrant.objects.filter(pk=result.loser).update(eliminated_in=episode.number)
-    audit(
-        tournament,
-        None,
-        "season.eliminated",
-        episode=episode.number,
-        loser=result.loser,
-        winner=result.winner,
-        dmo_won_tie=result.tie,
-    )
+    eliminate_loser(tournament, episode, match)
     if match.stage.matches.filter(round=match.round).exclude(status="finished").exists():
         return
     episode.status = Status.FINISHED
@@ -529,6 +509,35 @@ def match_decided(match: Match) -> None:
         _create_final(tournament, final, following.players)
     else:
         Episode.objects.create(tournament=tournament, number=episode.number + 1)
+
+
+def eliminate_loser(
+    tournament: Tournament, episode: Episode, match: Match, by: Any = None, **data: Any
+) -> None:
+    """The Death Match's loser leaves the season and their currency is settled by its rule
+    (``genius.eliminate``); ``data`` joins the audit entry (a dispute ruling names itself)."""
+    result = _death_match_result(episode, match)
+    before = ledger_for(tournament)
+    _before, after = _decided(
+        genius.eliminate,
+        season_for(tournament, episode),
+        result,
+        rules_for(tournament),
+        before,
+        episode=episode.number,
+    )
+    _append_ledger(tournament, before, after)
+    Entrant.objects.filter(pk=result.loser).update(eliminated_in=episode.number)
+    audit(
+        tournament,
+        by,
+        "season.eliminated",
+        episode=episode.number,
+        loser=result.loser,
+        winner=result.winner,
+        dmo_won_tie=result.tie,
+        **data,
+    )
 
 
 def _death_match_result(episode: Episode, match: Match) -> genius.DeathMatchResult:

@@ -69,3 +69,41 @@ def test_an_overturn_on_the_page_shows_its_resets_first_then_applies_exactly_the
     assert AuditEntry.objects.filter(action="tournaments.match.reset").count() == 2
     notice = client_for(loser.user).get(f"/tournaments/{tournament.slug}/").content.decode()
     assert "Ruled: Result overturned" in notice and "sheet misread" in notice
+
+
+def test_a_settled_death_match_is_overturned_from_the_page_and_the_api_with_its_resets():
+    from tests.disputes.test_genius_rulings import filed, four_player_season
+    from tests.tournaments.test_genius_season import play_episode
+    from tournaments import seasons
+    from tournaments.models import Match
+
+    tournament, cast, episode = four_player_season()
+    p1, p2, p3, p4 = cast
+    match = play_episode(tournament, episode)  # p4 is out
+    second = tournament.episodes.get(number=2)
+    seasons.main_match_record(
+        episode=second, by=tournament.organiser, winners=[p1.pk], losers=[p2.pk, p3.pk]
+    )
+    dispute = filed(match)
+    person = staff_admin()
+    api = client_for(person)
+    path = f"/api/disputes/{dispute.pk}/ruling"
+    body = {"ruling": "overturn", "winner": p4.pk, "reason": "p3 misplayed"}
+    dry = api.post(path, {**body, "dry_run": True}, content_type="application/json")
+    assert dry.status_code == 200 and dry.json()["resets"] == ["E2.MM"]
+    stale = api.post(path, {**body, "resets": []}, content_type="application/json")
+    assert stale.status_code == 409 and "E2.MM" in stale.json()["detail"]
+    page = client_for(person)
+    action = f"/disputes/{dispute.pk}/rule"
+    form = {"ruling": "overturn", "winner": str(p4.pk), "reason": "p3 misplayed"}
+    preview = page.post(action, form, follow=True).content.decode()
+    assert "<li><code>E2.MM</code></li>" in preview and "E3.MM stands for" in preview
+    confirmed = page.post(
+        action, {**form, "confirmed": "yes", "resets": "E2.MM"}, follow=True
+    ).content.decode()
+    assert "The ruling is recorded." in confirmed
+    assert Match.objects.get(code="E1.DM1").winner_id == p4.pk
+    assert tournament.episodes.get(number=2).status == "main_match"
+    board = Client().get(f"/tournaments/{tournament.slug}/").content.decode()
+    cast_section = board[board.index('class="season-cast"') :]
+    assert "Eliminated in episode 1" in cast_section.split("p3", 1)[1].split("</tr>", 1)[0]

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from tests.tournaments.builders import open_tournament, report_top_seed_wins, started
 from tests.tournaments.test_genius_season import RULES, play_episode
 from tournaments import seasons
-from tournaments.models import LedgerEntry, Match
+from tournaments.models import Entrant, Episode, LedgerEntry, Match
 
 pytestmark = pytest.mark.django_db
 
@@ -80,4 +80,58 @@ def test_a_season_and_its_garnets_are_checked():
     assert (
         f"genius-cup: ledger entry {number} (spend 5) leaves entrant {cast[3].pk} at "
         in (lines[0].rsplit("-", 1)[0])
+    )
+
+
+def test_a_season_whose_episodes_or_settlements_disagree_is_listed():
+    tournament, cast = open_tournament("genius", 4, format_options=RULES)
+    episode = seasons.season_start(tournament=tournament, by=tournament.organiser)
+    seasons.ledger_record(
+        tournament=tournament,
+        by=tournament.organiser,
+        kind="award",
+        entrant=cast[3].pk,
+        amount=4,
+        reason="MM prize",
+    )
+    play_episode(tournament, episode)  # p4 loses to p3 and pays them 4 garnets
+    play_episode(tournament, tournament.episodes.get(number=2))  # p3 out: FINAL p1 v p2
+    assert check() == (0, ["1 tournaments, 0 problems"]), check()
+    # As a careless hand edit could: p4 back in without the garnets paid back, episode 2
+    # marked as still at its Death Match, and the final's away seat given to p4.
+    Entrant.objects.filter(pk=cast[3].pk).update(eliminated_in=None)
+    Episode.objects.filter(tournament=tournament, number=2).update(status="death_match")
+    Match.objects.filter(code="FINAL").update(away=cast[3])
+    status, lines = check()
+    assert status == 1
+    assert "genius-cup: episode 3 follows episode 2, which is death_match, not finished" in lines
+    assert (
+        f"genius-cup: FINAL is played by entrants {cast[0].pk} and {cast[3].pk}, but the "
+        f"players still in are {cast[0].pk}, {cast[1].pk}, {cast[3].pk}" in lines
+    )
+    assert (
+        f"genius-cup: entrant {cast[3].pk} is not eliminated in episode 1, but what that "
+        "elimination settled was never paid back" in lines
+    )
+
+
+def test_a_main_match_played_by_someone_out_of_the_season_is_listed():
+    tournament, cast = open_tournament("genius", 4, format_options=RULES)
+    episode = seasons.season_start(tournament=tournament, by=tournament.organiser)
+    play_episode(tournament, episode)  # p4 is out in episode 1
+    second = tournament.episodes.get(number=2)
+    seasons.main_match_record(
+        episode=second,
+        by=tournament.organiser,
+        winners=[cast[0].pk],
+        losers=[cast[1].pk, cast[2].pk],
+    )
+    assert check() == (0, ["1 tournaments, 0 problems"]), check()
+    Episode.objects.filter(pk=second.pk).update(losers=[cast[1].pk, cast[3].pk])
+    status, lines = check()
+    assert status == 1
+    assert (
+        f"genius-cup: episode 2's main match was played by entrants {cast[0].pk}, "
+        f"{cast[1].pk}, {cast[3].pk}, but its cast is {cast[0].pk}, {cast[1].pk}, {cast[2].pk}"
+        in lines
     )

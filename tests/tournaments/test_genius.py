@@ -3,7 +3,7 @@ from dataclasses import asdict, replace
 
 import pytest
 
-from tournaments.formats import FORMATS, FormatError
+from tournaments.formats import FORMATS, FormatError, ledger
 from tournaments.formats import genius as g
 from tournaments.formats.ledger import GARNETS, award, balance, balances, spend, transfer
 
@@ -306,3 +306,27 @@ def test_a_sole_winner_chooses_among_five_losers_by_default():
 def test_more_bad_season_rules_are_refused(options, message):
     with pytest.raises(FormatError, match=message):
         g.SeasonRules(**options)
+
+
+@pytest.mark.parametrize("rule", ["confiscated", "to_dm_winner"])
+def test_a_returned_settlement_restores_the_balances_by_new_entries(rule):
+    start = award(award((), 1, 5, "MM"), 2, 2, "MM")
+    settled = ledger.settle_elimination(start, 1, 2, rule, episode=1)
+    assert ledger.outstanding_settlement(settled, 1, 1) == settled[-1]
+    returned = ledger.return_settlement(settled, 1, 1)
+    assert returned[: len(settled)] == settled and len(returned) == len(settled) + 1
+    assert balances(returned) == balances(start)
+    assert ledger.outstanding_settlement(returned, 1, 1) is None
+    assert ledger.return_settlement(returned, 1, 1) == returned  # nothing left to return
+    # Settled again (the player is out once more), then returned again: one each.
+    again = ledger.settle_elimination(returned, 1, 2, rule, episode=1)
+    assert ledger.outstanding_settlement(again, 1, 1) == again[-1]
+    assert balances(ledger.return_settlement(again, 1, 1)) == balances(start)
+
+
+def test_a_settlement_paid_to_a_winner_who_spent_it_cannot_be_returned():
+    settled = ledger.settle_elimination(award((), 1, 5, "MM"), 1, 2, "to_dm_winner", episode=1)
+    spent = spend(settled, 2, 3, "a Token of Life")
+    with pytest.raises(FormatError, match="has 2 garnets, not the 5 needed"):
+        ledger.return_settlement(spent, 1, 1)
+    assert ledger.return_settlement(award((), 1, 5, "MM"), 1, 1) == award((), 1, 5, "MM")

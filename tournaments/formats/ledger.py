@@ -107,6 +107,11 @@ def spend(
     return (*ledger, LedgerEntry("spend", player, amount, reason, None, currency, episode))
 
 
+CONFISCATED = "eliminated: confiscated"
+TO_DM_WINNER = "eliminated: to the Death Match winner"
+RETURNED = "reinstated: the elimination's settlement returned"
+
+
 def settle_elimination(
     ledger: Ledger,
     eliminated: int,
@@ -121,12 +126,45 @@ def settle_elimination(
     if held == 0:
         return ledger
     if rule == "confiscated":
-        entry = LedgerEntry(
-            "confiscate", eliminated, held, "eliminated: confiscated", None, currency, episode
-        )
+        entry = LedgerEntry("confiscate", eliminated, held, CONFISCATED, None, currency, episode)
     else:
         entry = LedgerEntry(
-            "transfer", eliminated, held, "eliminated: to the Death Match winner", winner,
-            currency, episode,
+            "transfer", eliminated, held, TO_DM_WINNER, winner, currency, episode,
         )  # fmt: skip
     return (*ledger, entry)
+
+
+def outstanding_settlement(ledger: Ledger, player: int, episode: int) -> LedgerEntry | None:
+    """The entry that settled ``player``'s elimination in ``episode``, unless it was
+    returned since (a ruling reinstated them); ``None`` when nothing was settled."""
+    settled = [
+        e
+        for e in ledger
+        if e.player == player and e.episode == episode and e.reason in (CONFISCATED, TO_DM_WINNER)
+    ]
+    returned = [
+        e
+        for e in ledger
+        if e.episode == episode
+        and e.reason == RETURNED
+        and (e.to if e.kind == "transfer" else e.player) == player
+    ]
+    return settled[-1] if len(settled) > len(returned) else None
+
+
+def return_settlement(ledger: Ledger, player: int, episode: int) -> Ledger:
+    """A reinstated player gets back what their elimination in ``episode`` took, by new
+    entries (the ledger is append-only): a confiscation is awarded back, a transfer is paid
+    back by the Death Match winner who received it, which fails if they no longer hold it."""
+    entry = outstanding_settlement(ledger, player, episode)
+    if entry is None:
+        return ledger
+    if entry.kind == "confiscate":
+        return award(
+            ledger, player, entry.amount, RETURNED, currency=entry.currency, episode=episode
+        )
+    if entry.to is None:
+        raise FormatError(f"the settlement of player {player}'s elimination names no winner")
+    return transfer(
+        ledger, entry.to, player, entry.amount, RETURNED, currency=entry.currency, episode=episode
+    )
