@@ -2,6 +2,7 @@
 language the request asks for, through ``hosting.wording``; English stays the default."""
 
 import pytest
+from django.test import Client
 from django.utils import translation
 from rest_framework.test import APIClient
 
@@ -10,7 +11,7 @@ from games.models import GameSession
 from hosting.wording import say
 from tests.catalogues import compile_catalogues
 from tests.games.hosting_helpers import organiser_client, register_tiny
-from tests.tournaments.builders import open_tournament
+from tests.tournaments.builders import open_tournament, user
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -127,6 +128,18 @@ def test_bad_format_options_refuse_the_start_in_the_requests_language(language, 
     assert refused(response, "invalid") == said
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.REGISTRATION and not tournament.stages.exists()
+
+
+def test_the_create_page_shows_a_bad_time_control_in_the_chosen_language():
+    register_tiny()
+    client = Client()
+    client.force_login(user("host", "organiser"))
+    client.post("/i18n/setlang/", {"language": "ru", "next": "/"})
+    form = {"name": "Cup", "slug": "cup", "game": "high_card", "format": "swiss"}
+    page = client.post("/tournaments/new/", {**form, "allowances": '{"lunch": 30}'})
+    assert page.status_code == 400
+    assert "нет фазы &#x27;lunch&#x27;; фазы: turn" in page.content.decode()
+    assert not Tournament.objects.exists()
 
 
 def test_say_translates_joined_and_nested_messages_and_leaves_other_text_alone():
