@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from games.engines.messages import Message, gettext_noop
+
 POLICIES = ("lose", "draw_and_pass", "forfeit_turn", "engine")
 
 Clock = dict[str, Any]
@@ -38,33 +40,63 @@ class TimeControl:
     def from_json(cls, data: dict[str, Any], defaults: dict[str, Any]) -> TimeControl:
         """Validate an organiser's time control over the engine's defaults."""
         if not isinstance(data, dict):
-            raise TimeControlError("a time control is a JSON object")
+            raise TimeControlError(Message(gettext_noop("a time control is a JSON object")))
         unknown = set(data) - {"allowances", "reserve", "increment", "policy"}
         if unknown:
-            raise TimeControlError(f"unknown time control field(s): {', '.join(sorted(unknown))}")
+            raise TimeControlError(
+                Message(
+                    gettext_noop("unknown time control field(s): {unknown}"),
+                    unknown=", ".join(sorted(unknown)),
+                )
+            )
         given = data.get("allowances", {})
         if not isinstance(given, dict):
-            raise TimeControlError('allowances is an object of seconds by phase: {"turn": 30}')
+            raise TimeControlError(
+                Message(gettext_noop('allowances is an object of seconds by phase: {{"turn": 30}}'))
+            )
         allowances = {**defaults.get("allowances", {}), **given}
         extra = set(allowances) - set(defaults.get("allowances", {}))
         if extra:
             known = ", ".join(sorted(defaults.get("allowances", {})))
-            raise TimeControlError(f"no such phase {sorted(extra)[0]!r}; phases are: {known}")
+            raise TimeControlError(
+                Message(
+                    gettext_noop("no such phase {phase!r}; phases are: {known}"),
+                    phase=sorted(extra)[0],
+                    known=known,
+                )
+            )
         choices = defaults.get("choices", {})
         for phase, seconds in allowances.items():
-            _check_seconds(f"allowance for {phase!r}", seconds, allow_none=True)
+            _check_seconds(
+                Message(gettext_noop("allowance for {phase!r}"), phase=phase),
+                seconds,
+                allow_none=True,
+            )
             if phase in choices and seconds not in choices[phase]:
                 allowed = ", ".join(str(c) for c in choices[phase])
-                raise TimeControlError(f"the {phase!r} timer must be one of: {allowed}")
+                raise TimeControlError(
+                    Message(
+                        gettext_noop("the {phase!r} timer must be one of: {allowed}"),
+                        phase=phase,
+                        allowed=allowed,
+                    )
+                )
         reserve = data.get("reserve", defaults.get("reserve", 0))
         increment = data.get("increment", defaults.get("increment", 0))
         _check_seconds("reserve", reserve)
         _check_seconds("increment", increment)
         policy = data.get("policy", defaults.get("policy", "engine"))
         if not isinstance(policy, str) or policy not in POLICIES:
-            raise TimeControlError(f"policy is one of: {', '.join(POLICIES)}")
+            raise TimeControlError(
+                Message(gettext_noop("policy is one of: {policies}"), policies=", ".join(POLICIES))
+            )
         if policy != defaults.get("policy", policy):
-            raise TimeControlError(f"this game's expiry policy is {defaults['policy']!r}")
+            raise TimeControlError(
+                Message(
+                    gettext_noop("this game's expiry policy is {policy!r}"),
+                    policy=defaults["policy"],
+                )
+            )
         return cls(allowances, float(reserve), float(increment), policy, choices)
 
     def to_json(self) -> dict[str, Any]:
@@ -84,7 +116,9 @@ def _check_seconds(what: str, value: Any, *, allow_none: bool = False) -> None:
     if value is None and allow_none:
         return
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 86400:
-        raise TimeControlError(f"{what} must be a number of seconds from 0 to 86400")
+        raise TimeControlError(
+            Message(gettext_noop("{what} must be a number of seconds from 0 to 86400"), what=what)
+        )
 
 
 def new_clock(tc: TimeControl) -> Clock:

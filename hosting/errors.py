@@ -27,18 +27,24 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import ConfigError, IllegalAction
 from hosting.parsers import PayloadTooLarge
+from hosting.wording import say
 
 JSON_PREFIXES = ("/api/", "/live/")
 logger = logging.getLogger(__name__)
 
 
 class UserError(Exception):
-    """Something the user can fix: shown as is, with ``status`` and a stable ``code``."""
+    """Something the user can fix: shown as is, with ``status`` and a stable ``code``.
+
+    A pure layer's ``Message`` (often ``str(error)`` of the error it raised) is said in the
+    language of the request now, so every page and answer that shows ``message`` shows it
+    translated."""
 
     status = status.HTTP_400_BAD_REQUEST
     code = "invalid"
 
     def __init__(self, message: str, *, code: str | None = None) -> None:
+        message = say(message)
         super().__init__(message)
         self.message = message
         if code:
@@ -68,7 +74,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body = {"error": "illegal_action", "detail": exc.reason, "refusal": exc.code}
         return Response({**body, "params": exc.params}, status=400)
     if isinstance(exc, ConfigError):
-        return Response({"error": "invalid_config", "detail": str(exc)}, status=400)
+        return Response({"error": "invalid_config", "detail": say(str(exc))}, status=400)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database went away under the request (a restart, a failover, a terminated
         # session): its transaction rolled back, so nothing of it was written, and the next

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats.errors import FormatError
 from tournaments.formats.history import Entry, History
 
@@ -41,7 +42,11 @@ def check_regulations(name: object) -> str:
     """``name`` if it is a known version of the regulations; otherwise a readable refusal."""
     if not isinstance(name, str) or name not in REGULATIONS:
         raise FormatError(
-            f"unknown tie-break regulations {name!r}; choose one of {', '.join(REGULATIONS)}"
+            Message(
+                gettext_noop("unknown tie-break regulations {name!r}; choose one of {regulations}"),
+                name=name,
+                regulations=", ".join(REGULATIONS),
+            )
         )
     return name
 
@@ -265,7 +270,11 @@ def get(key: str) -> Tiebreak:
         name = key[len(METRIC_PREFIX) :]
         return Tiebreak(key, name, per_player(metric(name)))
     raise FormatError(
-        f"unknown tie-break {key!r}; choose from {', '.join(TIEBREAKS)} or metric:<name>"
+        Message(
+            gettext_noop("unknown tie-break {key!r}; choose from {tiebreaks} or metric:<name>"),
+            key=key,
+            tiebreaks=", ".join(TIEBREAKS),
+        )
     )
 
 

@@ -129,8 +129,10 @@ MESSAGES: dict[str, str] = {
     "extras_do_not_fit": gettext_noop(
         "your moves left this turn are extra moves this card does not fit"
     ),
-    "slot_colour": gettext_noop("slot {slot} accepts {accepts}, not {colour}"),
-    "wild_colour_needed": gettext_noop("name the colour the Wild plays on slot {slot}: {accepts}"),
+    "slot_colour": gettext_noop("slot {slot} does not take {colour}; it accepts: {accepts}"),
+    "wild_colour_needed": gettext_noop(
+        "name the colour the Wild plays on slot {slot}, one of: {accepts}"
+    ),
     "colour_not_playable": gettext_noop("{card} cannot play as {colour} on slot {slot}"),
     "level_cover": gettext_noop("a level {level} card cannot cover the level {below} card"),
     "copy_in_play": gettext_noop("a copy of {card} is already in play"),

@@ -3,8 +3,11 @@ served in the language the browser asks for or the switcher chose."""
 
 from __future__ import annotations
 
+import ast
+import gettext
 import re
 import shutil
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +19,8 @@ from tests.catalogues import REQUIRED, compile_catalogues
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("pt_BR", "ru")
 SOURCES = ("manage.py", "hosting", "games", "tournaments", "templates", "locale")
+# The layers without Django: their sentences are marked with a local ``gettext_noop``.
+PURE = ("games/engines", "games/clocks.py", "tournaments/formats", "tournaments/tiebreaks.py")
 
 
 def _statistics(po: Path) -> tuple[int, int, int]:
@@ -71,6 +76,51 @@ def test_no_catalogue_entry_is_missing_or_fuzzy(refreshed, language, domain):
 @pytest.fixture
 def catalogues() -> None:
     compile_catalogues()
+
+
+def _pure_templates() -> set[str]:
+    """Every sentence the pure layers mark with ``gettext_noop("...")``."""
+    templates = set()
+    for entry in PURE:
+        path = ROOT / entry
+        for source in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            for node in ast.walk(ast.parse(source.read_text(), filename=str(source))):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "gettext_noop"
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                ):
+                    templates.add(node.args[0].value)
+    return templates
+
+
+def _placeholders(template: str) -> list[str]:
+    return sorted(
+        f"{name}!{conversion}"
+        for _, name, _, conversion in string.Formatter().parse(template)
+        if name is not None
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_pure_layer_sentence_is_translated_with_the_same_placeholders(catalogues, language):
+    """The errors of time controls, formats, tie-breaks and engine configs, and the engines'
+    refusals, reach people through ``hosting.wording`` by their English template: each one
+    has a translation (not fuzzy: msgfmt leaves those out) that fills the same placeholders."""
+    templates = _pure_templates()
+    assert len(templates) > 250  # the refusals and the validation sentences
+    catalogue = gettext.translation("django", ROOT / "locale", languages=[language])
+    untranslated, mismatched = [], []
+    for template in sorted(templates):
+        translated = catalogue.gettext(template)
+        if translated == template:
+            untranslated.append(template)
+        elif _placeholders(translated) != _placeholders(template):
+            mismatched.append((template, translated))
+    assert untranslated == [], "run make catalogues, then translate these"
+    assert mismatched == []
 
 
 @pytest.mark.django_db

@@ -16,6 +16,7 @@ and is closed otherwise; see ``reset_needed``).
 
 from __future__ import annotations
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats.bracket import (
     Bracket,
     Match,
@@ -93,7 +94,14 @@ def final_bracket(winners_champion: Ref, losers_champion: Ref, grand_final: str)
 def reset_needed(first_final_winner_slot: int) -> bool:
     """Whether GF2 is played: only when the losers-bracket champion won GF1 (else closed)."""
     if first_final_winner_slot not in (1, 2):
-        raise FormatError(f"the grand-final winner slot is 1 or 2, got {first_final_winner_slot!r}")
+        raise FormatError(
+            Message(
+                gettext_noop(
+                    "the grand-final winner slot is 1 or 2, got {first_final_winner_slot!r}"
+                ),
+                first_final_winner_slot=first_final_winner_slot,
+            )
+        )
     return first_final_winner_slot == LOSERS_CHAMPION_SLOT
 
 
@@ -102,7 +110,11 @@ def generate(n: int, *, grand_final: str = "single") -> list[Bracket]:
     check_entrants(n)
     if grand_final not in GRAND_FINALS:
         raise FormatError(
-            f"grand final must be one of {', '.join(GRAND_FINALS)}; got {grand_final!r}"
+            Message(
+                gettext_noop("grand final must be one of {grand_finals}; got {grand_final!r}"),
+                grand_finals=", ".join(GRAND_FINALS),
+                grand_final=grand_final,
+            )
         )
     size = next_power_of_two(n)
     winners = knockout_rounds(size, n, "W")

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats.errors import FormatError
 from tournaments.formats.ledger import GARNETS, Ledger, settle_elimination
 
@@ -50,32 +51,74 @@ class SeasonRules:
 
     def __post_init__(self) -> None:
         if self.ec_rule not in EC_RULES:
-            raise FormatError(f"ec_rule must be chosen_by_winners or mm_loser: {self.ec_rule!r}")
+            raise FormatError(
+                Message(
+                    gettext_noop("ec_rule must be chosen_by_winners or mm_loser: {ec_rule!r}"),
+                    ec_rule=self.ec_rule,
+                )
+            )
         if self.on_elimination not in ON_ELIMINATION:
             raise FormatError(
-                f"on_elimination must be confiscated or to_dm_winner: {self.on_elimination!r}"
+                Message(
+                    gettext_noop(
+                        "on_elimination must be confiscated or to_dm_winner: {on_elimination!r}"
+                    ),
+                    on_elimination=self.on_elimination,
+                )
             )
         for name in ("ec_count", "winner_tokens", "sole_winner_tokens", "sole_winner_gives"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise FormatError(f"{name} must be a whole number, got {value!r}")
+                raise FormatError(
+                    Message(
+                        gettext_noop("{name} must be a whole number, got {value!r}"),
+                        name=name,
+                        value=value,
+                    )
+                )
         if self.ec_count < 1:
-            raise FormatError("an episode needs at least one elimination candidate")
+            raise FormatError(
+                Message(gettext_noop("an episode needs at least one elimination candidate"))
+            )
         if self.winner_tokens < 0:
-            raise FormatError(f"winner_tokens cannot be negative, got {self.winner_tokens}")
+            raise FormatError(
+                Message(
+                    gettext_noop("winner_tokens cannot be negative, got {winner_tokens}"),
+                    winner_tokens=self.winner_tokens,
+                )
+            )
         if not 0 <= self.sole_winner_gives <= self.sole_winner_tokens:
-            raise FormatError("a sole winner cannot give away more tokens than they receive")
+            raise FormatError(
+                Message(
+                    gettext_noop("a sole winner cannot give away more tokens than they receive")
+                )
+            )
         if (
             isinstance(self.final_best_of, bool)
             or not isinstance(self.final_best_of, int)
             or self.final_best_of < 1
             or self.final_best_of % 2 == 0
         ):
-            raise FormatError(f"the final is best of an odd number, got {self.final_best_of!r}")
+            raise FormatError(
+                Message(
+                    gettext_noop("the final is best of an odd number, got {final_best_of!r}"),
+                    final_best_of=self.final_best_of,
+                )
+            )
         if not isinstance(self.currency, str) or not self.currency.strip():
-            raise FormatError(f"currency must be a name, e.g. garnets, got {self.currency!r}")
+            raise FormatError(
+                Message(
+                    gettext_noop("currency must be a name, e.g. garnets, got {currency!r}"),
+                    currency=self.currency,
+                )
+            )
         if not isinstance(self.sealed_edits, bool):
-            raise FormatError(f"sealed_edits is true or false, got {self.sealed_edits!r}")
+            raise FormatError(
+                Message(
+                    gettext_noop("sealed_edits is true or false, got {sealed_edits!r}"),
+                    sealed_edits=self.sealed_edits,
+                )
+            )
 
 
 def _nonzero(mapping: Mapping[int, int]) -> dict[int, int]:
@@ -118,15 +161,21 @@ class DeathMatchResult:
 def start_season(players: Iterable[int]) -> Season:
     roster = tuple(players)
     if len(roster) < 2:
-        raise FormatError("a season needs at least 2 players")
+        raise FormatError(Message(gettext_noop("a season needs at least 2 players")))
     if len(set(roster)) != len(roster):
-        raise FormatError("a player is listed twice in the season")
+        raise FormatError(Message(gettext_noop("a player is listed twice in the season")))
     return Season(roster)
 
 
 def _require_in(season: Season, player: int, role: str) -> None:
     if player not in season.players:
-        raise FormatError(f"{role} {player!r} is not a player still in the season")
+        raise FormatError(
+            Message(
+                gettext_noop("{role} {player!r} is not a player still in the season"),
+                role=role,
+                player=player,
+            )
+        )
 
 
 def main_match(
@@ -134,17 +183,31 @@ def main_match(
 ) -> tuple[Season, Episode]:
     """Record the MM result and hand out Tokens of Life to the winners."""
     if season.stage != "episodes":
-        raise FormatError("with two players left the season goes to the final, not an episode")
+        raise FormatError(
+            Message(
+                gettext_noop("with two players left the season goes to the final, not an episode")
+            )
+        )
     won, lost = frozenset(winners), frozenset(losers)
     for player in won | lost:
-        _require_in(season, player, "MM player")
+        _require_in(season, player, Message(gettext_noop("MM player")))
     if won & lost:
-        raise FormatError(f"player {min(won & lost)} cannot both win and lose the main match")
+        raise FormatError(
+            Message(
+                gettext_noop("player {player} cannot both win and lose the main match"),
+                player=min(won & lost),
+            )
+        )
     missing = set(season.players) - won - lost
     if missing:
-        raise FormatError(f"the main match result leaves out player {min(missing)}")
+        raise FormatError(
+            Message(
+                gettext_noop("the main match result leaves out player {player}"),
+                player=min(missing),
+            )
+        )
     if not lost:
-        raise FormatError("the main match needs at least one loser")
+        raise FormatError(Message(gettext_noop("the main match needs at least one loser")))
     tokens = dict(season.tokens)
     to_give: dict[int, int] = {}
     if len(won) == 1:
@@ -178,23 +241,45 @@ def name_elimination_candidates(
     """The ECs: ``chosen`` by the MM winners among the losers, or the MM losers themselves
     when the result names them (``candidates_follow_from_result``)."""
     if episode.ecs:
-        raise FormatError("the elimination candidates are already named")
+        raise FormatError(Message(gettext_noop("the elimination candidates are already named")))
     picked = tuple(chosen)
     needed = candidates_needed(episode, rules)
     if rules.ec_rule == "mm_loser" or (not picked and len(episode.losers) == needed):
         if picked:
-            raise FormatError("this season's rules make the MM losers the candidates; none chosen")
+            raise FormatError(
+                Message(
+                    gettext_noop(
+                        "this season's rules make the MM losers the candidates; none chosen"
+                    )
+                )
+            )
         if len(episode.losers) != needed:
             raise FormatError(
-                f"the rules need exactly {needed} MM loser(s) as candidates, "
-                f"the main match has {len(episode.losers)}"
+                Message(
+                    gettext_noop(
+                        "the rules need exactly {needed} MM loser(s) as candidates, "
+                        "the main match has {losers}"
+                    ),
+                    needed=needed,
+                    losers=len(episode.losers),
+                )
             )
         return replace(episode, ecs=tuple(sorted(episode.losers)))
     if len(picked) != needed or len(set(picked)) != len(picked):
-        raise FormatError(f"the MM winners must choose {needed} different candidate(s)")
+        raise FormatError(
+            Message(
+                gettext_noop("the MM winners must choose {needed} different candidate(s)"),
+                needed=needed,
+            )
+        )
     outsiders = [p for p in picked if p not in episode.losers]
     if outsiders:
-        raise FormatError(f"player {outsiders[0]} did not lose the main match and cannot be EC")
+        raise FormatError(
+            Message(
+                gettext_noop("player {player} did not lose the main match and cannot be EC"),
+                player=outsiders[0],
+            )
+        )
     return replace(episode, ecs=picked)
 
 
@@ -204,14 +289,27 @@ def give_token(
     """A sole MM winner gives away a Token of Life they owe; never to an EC or themselves."""
     owed = episode.tokens_to_give.get(giver, 0)
     if not owed:
-        raise FormatError(f"player {giver} has no Token of Life to give away")
+        raise FormatError(
+            Message(gettext_noop("player {giver} has no Token of Life to give away"), giver=giver)
+        )
     if not episode.ecs:
-        raise FormatError("name the elimination candidates before tokens are given away")
-    _require_in(season, receiver, "token receiver")
+        raise FormatError(
+            Message(gettext_noop("name the elimination candidates before tokens are given away"))
+        )
+    _require_in(season, receiver, Message(gettext_noop("token receiver")))
     if receiver == giver:
-        raise FormatError("a sole winner must give the token to someone else")
+        raise FormatError(
+            Message(gettext_noop("a sole winner must give the token to someone else"))
+        )
     if receiver in episode.ecs:
-        raise FormatError(f"player {receiver} is an elimination candidate and cannot get a token")
+        raise FormatError(
+            Message(
+                gettext_noop(
+                    "player {receiver} is an elimination candidate and cannot get a token"
+                ),
+                receiver=receiver,
+            )
+        )
     tokens = dict(season.tokens)
     tokens[giver] -= 1
     tokens[receiver] = tokens.get(receiver, 0) + 1
@@ -237,20 +335,47 @@ def eligible_opponents(season: Season, episode: Episode) -> list[int]:
 def choose_opponent(season: Season, episode: Episode, ec: int, dmo: int) -> Episode:
     """Record ``ec``'s choice of Death Match opponent, or say why it is not allowed."""
     if ec not in episode.ecs:
-        raise FormatError(f"player {ec} is not an elimination candidate this episode")
+        raise FormatError(
+            Message(gettext_noop("player {ec} is not an elimination candidate this episode"), ec=ec)
+        )
     if ec in episode.dmos:
-        raise FormatError(f"player {ec} has already chosen player {episode.dmos[ec]}")
+        raise FormatError(
+            Message(
+                gettext_noop("player {ec} has already chosen player {chosen}"),
+                ec=ec,
+                chosen=episode.dmos[ec],
+            )
+        )
     if any(episode.tokens_to_give.values()):
-        raise FormatError("the sole winner must give away their token before opponents are chosen")
-    _require_in(season, dmo, "the chosen opponent")
+        raise FormatError(
+            Message(
+                gettext_noop(
+                    "the sole winner must give away their token before opponents are chosen"
+                )
+            )
+        )
+    _require_in(season, dmo, Message(gettext_noop("the chosen opponent")))
     if dmo == ec:
-        raise FormatError("an elimination candidate cannot choose themselves")
+        raise FormatError(
+            Message(gettext_noop("an elimination candidate cannot choose themselves"))
+        )
     if dmo in episode.ecs:
-        raise FormatError(f"player {dmo} is an elimination candidate too and cannot be chosen")
+        raise FormatError(
+            Message(
+                gettext_noop("player {dmo} is an elimination candidate too and cannot be chosen"),
+                dmo=dmo,
+            )
+        )
     if dmo in episode.dmos.values():
-        raise FormatError(f"player {dmo} is already another candidate's opponent")
+        raise FormatError(
+            Message(gettext_noop("player {dmo} is already another candidate's opponent"), dmo=dmo)
+        )
     if dmo not in eligible_opponents(season, episode):
-        raise FormatError(f"player {dmo} holds a Token of Life and cannot be chosen")
+        raise FormatError(
+            Message(
+                gettext_noop("player {dmo} holds a Token of Life and cannot be chosen"), dmo=dmo
+            )
+        )
     return replace(episode, dmos=_nonzero({**episode.dmos, ec: dmo}))
 
 
@@ -259,7 +384,9 @@ def death_match_result(
 ) -> DeathMatchResult:
     """The higher score wins the Death Match; on a tie the DMO wins."""
     if ec not in episode.dmos:
-        raise FormatError(f"player {ec} has no Death Match opponent yet")
+        raise FormatError(
+            Message(gettext_noop("player {ec} has no Death Match opponent yet"), ec=ec)
+        )
     dmo = episode.dmos[ec]
     ec_wins = ec_score > dmo_score
     return DeathMatchResult(
@@ -280,7 +407,7 @@ def eliminate(
     episode: int | None = None,
 ) -> tuple[Season, Ledger]:
     """Remove the DM loser; their tokens go with them, their currency by the season's rule."""
-    _require_in(season, result.loser, "the Death Match loser")
+    _require_in(season, result.loser, Message(gettext_noop("the Death Match loser")))
     tokens = {p: n for p, n in season.tokens.items() if p != result.loser}
     remaining = tuple(p for p in season.players if p != result.loser)
     new_ledger = settle_elimination(
@@ -301,16 +428,25 @@ def final_winner(season: Season, rules: SeasonRules, games: Iterable[int | None]
     which is replayed (it counts for nobody, as there is no DMO in the final).
     """
     if season.stage != "final":
-        raise FormatError("the final is played when exactly two players remain")
+        raise FormatError(
+            Message(gettext_noop("the final is played when exactly two players remain"))
+        )
     needed = rules.final_best_of // 2 + 1
     wins = dict.fromkeys(season.players, 0)
     for number, winner in enumerate(games, start=1):
         if any(count >= needed for count in wins.values()):
-            raise FormatError(f"final game {number} was played after the final was decided")
+            raise FormatError(
+                Message(
+                    gettext_noop("final game {number} was played after the final was decided"),
+                    number=number,
+                )
+            )
         if winner is None:
             continue
         if winner not in wins:
-            raise FormatError(f"player {winner} is not a finalist")
+            raise FormatError(
+                Message(gettext_noop("player {winner} is not a finalist"), winner=winner)
+            )
         wins[winner] += 1
     return next((p for p, count in wins.items() if count >= needed), None)
 
@@ -319,6 +455,11 @@ def finish_season(season: Season, rules: SeasonRules, games: Iterable[int | None
     """The season after its final: the runner-up eliminated, the winner the only player in."""
     winner = final_winner(season, rules, games)
     if winner is None:
-        raise FormatError(f"nobody has won the best of {rules.final_best_of} final yet")
+        raise FormatError(
+            Message(
+                gettext_noop("nobody has won the best of {final_best_of} final yet"),
+                final_best_of=rules.final_best_of,
+            )
+        )
     (runner_up,) = (p for p in season.players if p != winner)
     return Season((winner,), (*season.eliminated, runner_up), _nonzero({}))

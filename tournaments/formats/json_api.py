@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats import (
     double_elimination,
     placements,
@@ -30,7 +31,12 @@ def _brackets(
     groups: int = 1,
 ) -> list:
     if isinstance(participants, bool) or not isinstance(participants, int):
-        raise FormatError(f"participants must be a whole number, got {participants!r}")
+        raise FormatError(
+            Message(
+                gettext_noop("participants must be a whole number, got {participants!r}"),
+                participants=participants,
+            )
+        )
     builders = {
         single_elimination.KEY: lambda: single_elimination.generate(
             participants, third_place=third_place
@@ -41,7 +47,13 @@ def _brackets(
         round_robin.KEY: lambda: round_robin.generate(participants, cycles=cycles, groups=groups),
     }
     if format not in builders:
-        raise FormatError(f"unknown bracket format {format!r}; choose one of {', '.join(builders)}")
+        raise FormatError(
+            Message(
+                gettext_noop("unknown bracket format {format!r}; choose one of {builders}"),
+                format=format,
+                builders=", ".join(builders),
+            )
+        )
     return builders[format]()
 
 
@@ -91,14 +103,21 @@ def standings_json(
     """
     check_regulations(regulations)
     if not isinstance(tiebreaks, list) or not all(isinstance(k, str) for k in tiebreaks):
-        raise FormatError("tie-breaks must be a list of keys, e.g. ['buchholz', 'wins']")
+        raise FormatError(
+            Message(gettext_noop("tie-breaks must be a list of keys, e.g. ['buchholz', 'wins']"))
+        )
     history = parse_history(state)
     dmo = state.get("dmo")
     if dmo is not None and dmo not in {p.id for p in history.players}:
-        raise FormatError(f'unknown player id {dmo!r} in "dmo"')
+        raise FormatError(Message(gettext_noop('unknown player id {dmo!r} in "dmo"'), dmo=dmo))
     system = state.get("system", "swiss")
     if system not in ("swiss", "round_robin"):
-        raise FormatError(f'"system" must be "swiss" or "round_robin", got {system!r}')
+        raise FormatError(
+            Message(
+                gettext_noop('"system" must be "swiss" or "round_robin", got {system!r}'),
+                system=system,
+            )
+        )
     table = Crosstable(history, dmo=dmo, swiss=system == "swiss", regulations=regulations)
     standings = rank(table, tiebreaks)
     return {
@@ -113,7 +132,7 @@ def standings_json(
 def placements_json(state: dict[str, Any]) -> dict[str, Any]:
     """Placements of a knockout bracket or a Genius season (shapes in docs/formats-json.md)."""
     if not isinstance(state, dict):
-        raise FormatError("the placements state must be a JSON object")
+        raise FormatError(Message(gettext_noop("the placements state must be a JSON object")))
     format = state.get("format")
     if format == "genius":
         found = _season_placements(state)
@@ -128,7 +147,13 @@ def placements_json(state: dict[str, Any]) -> dict[str, Any]:
         found = placements.PLACEMENTS[format](participants, brackets, _results(state))
     else:
         choices = ", ".join([*placements.PLACEMENTS, "genius"])
-        raise FormatError(f"placements are by format: {choices}; got {format!r}")
+        raise FormatError(
+            Message(
+                gettext_noop("placements are by format: {choices}; got {format!r}"),
+                choices=choices,
+                format=format,
+            )
+        )
     return {
         "ranking": format,
         "standings": [
@@ -148,11 +173,18 @@ def placements_json(state: dict[str, Any]) -> dict[str, Any]:
 def _results(state: dict[str, Any]) -> dict[str, placements.Result]:
     raw = state.get("results", {})
     if not isinstance(raw, dict):
-        raise FormatError('"results" maps match ids to {"winner": seed, "loser": seed}')
+        raise FormatError(
+            Message(gettext_noop('"results" maps match ids to {{"winner": seed, "loser": seed}}'))
+        )
     results = {}
     for match_id, result in raw.items():
         if not isinstance(result, dict) or not {"winner", "loser"} <= result.keys():
-            raise FormatError(f'{match_id}: a result is {{"winner": seed, "loser": seed}}')
+            raise FormatError(
+                Message(
+                    gettext_noop('{match_id}: a result is {{"winner": seed, "loser": seed}}'),
+                    match_id=match_id,
+                )
+            )
         results[match_id] = placements.Result(result["winner"], result["loser"])
     return results
 
@@ -160,20 +192,39 @@ def _results(state: dict[str, Any]) -> dict[str, placements.Result]:
 def _season_placements(state: dict[str, Any]) -> list[placements.Placement]:
     raw = state.get("players")
     if not isinstance(raw, list) or not raw:
-        raise FormatError('"players" lists {"id": ..., "eliminated_in": episode or null}')
+        raise FormatError(
+            Message(gettext_noop('"players" lists {{"id": ..., "eliminated_in": episode or null}}'))
+        )
     players: dict[int, int | None] = {}
     for item in raw:
         if not isinstance(item, dict) or isinstance(item.get("id"), bool):
-            raise FormatError(f'each player is {{"id": ..., "eliminated_in": ...}}, got {item!r}')
+            raise FormatError(
+                Message(
+                    gettext_noop(
+                        'each player is {{"id": ..., "eliminated_in": ...}}, got {item!r}'
+                    ),
+                    item=item,
+                )
+            )
         player, episode = item.get("id"), item.get("eliminated_in")
         if not isinstance(player, int) or player in players:
-            raise FormatError(f"player ids are distinct whole numbers, got {player!r}")
+            raise FormatError(
+                Message(
+                    gettext_noop("player ids are distinct whole numbers, got {player!r}"),
+                    player=player,
+                )
+            )
         if episode is not None and (
             isinstance(episode, bool) or not isinstance(episode, int) or episode < 1
         ):
-            raise FormatError(f"player {player}: eliminated_in is an episode number or null")
+            raise FormatError(
+                Message(
+                    gettext_noop("player {player}: eliminated_in is an episode number or null"),
+                    player=player,
+                )
+            )
         players[player] = episode
     episodes = state.get("episodes", max((e or 1 for e in players.values()), default=1))
     if isinstance(episodes, bool) or not isinstance(episodes, int):
-        raise FormatError('"episodes" is the number of the current episode')
+        raise FormatError(Message(gettext_noop('"episodes" is the number of the current episode')))
     return placements.season_placements(players, episodes)

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats.errors import FormatError
 
 Kind = Literal["award", "transfer", "spend", "confiscate"]
@@ -52,15 +53,28 @@ def balance(ledger: Iterable[LedgerEntry], player: int, currency: str = GARNETS)
 
 def _check(amount: int, reason: str) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise FormatError(f"an amount must be a positive whole number, got {amount!r}")
+        raise FormatError(
+            Message(
+                gettext_noop("an amount must be a positive whole number, got {amount!r}"),
+                amount=amount,
+            )
+        )
     if not reason or not reason.strip():
-        raise FormatError("every ledger entry needs a reason")
+        raise FormatError(Message(gettext_noop("every ledger entry needs a reason")))
 
 
 def _covered(ledger: Ledger, player: int, amount: int, currency: str) -> None:
     held = balance(ledger, player, currency)
     if held < amount:
-        raise FormatError(f"player {player} has {held} {currency}, not the {amount} needed")
+        raise FormatError(
+            Message(
+                gettext_noop("player {player} has {held} {currency}, not the {amount} needed"),
+                player=player,
+                held=held,
+                currency=currency,
+                amount=amount,
+            )
+        )
 
 
 def award(
@@ -88,7 +102,13 @@ def transfer(
 ) -> Ledger:
     _check(amount, reason)
     if player == to:
-        raise FormatError(f"player {player} cannot transfer {currency} to themselves")
+        raise FormatError(
+            Message(
+                gettext_noop("player {player} cannot transfer {currency} to themselves"),
+                player=player,
+                currency=currency,
+            )
+        )
     _covered(ledger, player, amount, currency)
     return (*ledger, LedgerEntry("transfer", player, amount, reason, to, currency, episode))
 

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats import double_elimination, single_elimination
 from tournaments.formats.bracket import Bracket, Ref
 from tournaments.formats.errors import FormatError
@@ -80,21 +81,46 @@ def check_results(
     for match_id, result in results.items():
         slots = structure.get(match_id)
         if slots is None:
-            raise FormatError(f"no match {match_id!r} in this bracket")
+            raise FormatError(
+                Message(gettext_noop("no match {match_id!r} in this bracket"), match_id=match_id)
+            )
         if None in slots:
-            raise FormatError(f"{match_id} is a bye and has no result")
+            raise FormatError(
+                Message(gettext_noop("{match_id} is a bye and has no result"), match_id=match_id)
+            )
         for player in (result.winner, result.loser):
             if isinstance(player, bool) or not isinstance(player, int):
-                raise FormatError(f"{match_id}: players are seed numbers, got {player!r}")
+                raise FormatError(
+                    Message(
+                        gettext_noop("{match_id}: players are seed numbers, got {player!r}"),
+                        match_id=match_id,
+                        player=player,
+                    )
+                )
             if not 1 <= player <= participants:
-                raise FormatError(f"{match_id}: there is no seed {player}")
+                raise FormatError(
+                    Message(
+                        gettext_noop("{match_id}: there is no seed {player}"),
+                        match_id=match_id,
+                        player=player,
+                    )
+                )
         if result.winner == result.loser:
-            raise FormatError(f"{match_id}: the winner and the loser are the same seed")
+            raise FormatError(
+                Message(
+                    gettext_noop("{match_id}: the winner and the loser are the same seed"),
+                    match_id=match_id,
+                )
+            )
         expected = {_entrant(slot, results) for slot in slots}
         if None not in expected and expected != {result.winner, result.loser}:
             raise FormatError(
-                f"{match_id} is played by seeds {sorted(expected)}, "
-                f"not {sorted({result.winner, result.loser})}"
+                Message(
+                    gettext_noop("{match_id} is played by seeds {expected}, not {given}"),
+                    match_id=match_id,
+                    expected=sorted(expected),
+                    given=sorted({result.winner, result.loser}),
+                )
             )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats.errors import FormatError
 
 SlotJSON = int | str | None
@@ -79,7 +80,13 @@ def _index(matches: Sequence[Held]) -> dict[str, Held]:
         for slot in match.slots:
             ref = _ref(slot)
             if ref and ref[0] not in by_code:
-                raise FormatError(f"{match.code} refers to {ref[0]}, which is not in the bracket")
+                raise FormatError(
+                    Message(
+                        gettext_noop("{code} refers to {ref}, which is not in the bracket"),
+                        code=match.code,
+                        ref=ref[0],
+                    )
+                )
     return by_code
 
 
@@ -103,7 +110,9 @@ def expected(
     def settle(code: str, trail: tuple[str, ...] = ()) -> Expected:
         if code not in settled:
             if code in trail:
-                raise FormatError(f"the bracket loops through {code}")
+                raise FormatError(
+                    Message(gettext_noop("the bracket loops through {code}"), code=code)
+                )
             match = by_code[code]
             if override and override[0] == code:
                 settled[code] = replace(
@@ -172,7 +181,7 @@ def repair(
     or, ``undecided``, when its result is taken away for the match to be played again."""
     by_code = _index(matches)
     if code not in by_code:
-        raise FormatError(f"no match {code!r} in the bracket")
+        raise FormatError(Message(gettext_noop("no match {code!r} in the bracket"), code=code))
     before = expected(matches, seeds)
     after = expected(matches, seeds, (code, winner, loser), undecided=undecided)
     resets, refills = [], []
@@ -240,8 +249,13 @@ def _result_problems(match: Held, draws: bool) -> list[str]:
     if match.winner is None and match.loser is None:
         if draws or match.played_if_won_by_slot is not None:
             return []  # a draw where draws count, or a closed bracket reset
-        return [f"{match.code} is decided without a winner"]
+        return [Message(gettext_noop("{code} is decided without a winner"), code=match.code)]
     pair = {match.home, match.away}
     if match.winner not in pair or match.loser not in pair or match.winner == match.loser:
-        return [f"{match.code}'s winner and loser are not its own two entrants"]
+        return [
+            Message(
+                gettext_noop("{code}'s winner and loser are not its own two entrants"),
+                code=match.code,
+            )
+        ]
     return []

@@ -9,6 +9,7 @@ The second cycle of a double round robin repeats the first with colours reversed
 
 from __future__ import annotations
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats.bracket import Bracket, Match, Round
 from tournaments.formats.errors import FormatError
 
@@ -34,14 +35,21 @@ def berger_rounds(n: int) -> list[list[tuple[int, int]]]:
 
 def check_players(n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise FormatError(f"a round robin needs at least 2 players, got {n!r}")
+        raise FormatError(
+            Message(gettext_noop("a round robin needs at least 2 players, got {n!r}"), n=n)
+        )
 
 
 def schedule(n: int, cycles: int = 1) -> list[list[tuple[int, int | None]]]:
     """Pairings of ``n`` players over ``cycles`` cycles; ``(p, None)`` is p's bye."""
     check_players(n)
     if isinstance(cycles, bool) or cycles not in (1, 2):
-        raise FormatError(f"cycles must be 1 (single) or 2 (double round robin), got {cycles!r}")
+        raise FormatError(
+            Message(
+                gettext_noop("cycles must be 1 (single) or 2 (double round robin), got {cycles!r}"),
+                cycles=cycles,
+            )
+        )
     size = n + n % 2
     table = [
         [(w, b if b <= n else None) if w <= n else (b, None) for w, b in round_]
@@ -55,7 +63,14 @@ def schedule(n: int, cycles: int = 1) -> list[list[tuple[int, int | None]]]:
 def snake_groups(n: int, groups: int) -> list[list[int]]:
     """Seeds dealt into groups in snake order (1..g, g..1, ...) so groups are balanced."""
     if groups * 2 > n:
-        raise FormatError(f"{groups} groups need at least {2 * groups} players, got {n}")
+        raise FormatError(
+            Message(
+                gettext_noop("{groups} groups need at least {least} players, got {n}"),
+                groups=groups,
+                least=2 * groups,
+                n=n,
+            )
+        )
     dealt: list[list[int]] = [[] for _ in range(groups)]
     for index, seed in enumerate(range(1, n + 1)):
         lap, position = divmod(index, groups)
@@ -89,7 +104,12 @@ def generate(n: int, *, cycles: int = 1, groups: int = 1) -> list[Bracket]:
     """One ``main`` bracket, or groups ``A``, ``B``, ... with match ids ``A1.1``, ``B1.1``."""
     check_players(n)
     if isinstance(groups, bool) or not isinstance(groups, int) or not 1 <= groups <= 26:
-        raise FormatError(f"groups must be a whole number from 1 to 26, got {groups!r}")
+        raise FormatError(
+            Message(
+                gettext_noop("groups must be a whole number from 1 to 26, got {groups!r}"),
+                groups=groups,
+            )
+        )
     if groups == 1:
         return [group_bracket("main", "R", list(range(1, n + 1)), cycles)]
     return [

@@ -7,6 +7,7 @@ two semi-final losers.
 
 from __future__ import annotations
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats.bracket import (
     Bracket,
     Match,
@@ -25,7 +26,11 @@ THIRD_PLACE_ID = "P3"
 
 def check_entrants(n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < 2:
-        raise FormatError(f"an elimination bracket needs at least 2 entrants, got {n!r}")
+        raise FormatError(
+            Message(
+                gettext_noop("an elimination bracket needs at least 2 entrants, got {n!r}"), n=n
+            )
+        )
 
 
 def first_round(size: int, n: int, prefix: str) -> Round:
@@ -65,7 +70,9 @@ def generate(n: int, *, third_place: bool = False) -> list[Bracket]:
     check_entrants(n)
     size = next_power_of_two(n)
     if third_place and size < 4:
-        raise FormatError("a third-place match needs at least 3 entrants (two semi-finals)")
+        raise FormatError(
+            Message(gettext_noop("a third-place match needs at least 3 entrants (two semi-finals)"))
+        )
     rounds = knockout_rounds(size, n, "W")
     if third_place:
         semi_finals = rounds[-2].matches

@@ -31,6 +31,7 @@ from typing import Literal
 
 import rustworkx
 
+from games.engines.messages import Message, gettext_noop
 from tournaments.formats.errors import FormatError
 from tournaments.formats.history import Colour, History
 
@@ -382,10 +383,15 @@ def pair_round(history: History) -> RoundPairing:
     whole field is matched at once.
     """
     if history.rounds_played >= history.total_rounds:
-        raise FormatError(f"all {history.total_rounds} rounds have been played")
+        raise FormatError(
+            Message(
+                gettext_noop("all {total_rounds} rounds have been played"),
+                total_rounds=history.total_rounds,
+            )
+        )
     players = contenders(history)
     if not players:
-        raise FormatError("no players are present to pair")
+        raise FormatError(Message(gettext_noop("no players are present to pair")))
     tiers = Tiers.for_field(players)
     try:
         try:
@@ -394,8 +400,12 @@ def pair_round(history: History) -> RoundPairing:
             pairs, leftover = widening([], players, None, len(players) % 2, tiers)
     except _Unmatched:
         raise FormatError(
-            "no pairing satisfies the absolute rules (no rematches, at most one pairing bye "
-            "each, colour limits); pair this round by hand"
+            Message(
+                gettext_noop(
+                    "no pairing satisfies the absolute rules (no rematches, at most one pairing "
+                    "bye each, colour limits); pair this round by hand"
+                )
+            )
         ) from None
     pairs.sort(key=board_order)
     return RoundPairing(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import ConfigError
+from games.engines.messages import Message, gettext_noop
 
 EC = "EC"
 DMO = "DMO"
@@ -35,29 +36,63 @@ _CHOICES = {"short_hand": (SHORT_HAND_PASS, SHORT_HAND_END_GAME)}
 def validate_config(config: dict[str, Any], seats: int) -> dict[str, Any]:
     """The complete config, or ``ConfigError`` naming what to fix."""
     if seats != 2:
-        raise ConfigError(f"Drafting Trios is a Death Match for exactly 2 seats, not {seats}")
+        raise ConfigError(
+            Message(
+                gettext_noop("Drafting Trios is a Death Match for exactly 2 seats, not {seats}"),
+                seats=seats,
+            )
+        )
     unknown = sorted(set(config) - {"roles", *FLAGS})
     if unknown:
         known = ", ".join(["roles", *FLAGS])
-        raise ConfigError(f"unknown config key(s) {', '.join(unknown)}; known keys: {known}")
+        raise ConfigError(
+            Message(
+                gettext_noop("unknown config key(s) {unknown}; known keys: {known}"),
+                unknown=", ".join(unknown),
+                known=known,
+            )
+        )
     full = {"roles": _roles(config.get("roles", DEFAULT_ROLES))}
     for flag, default in FLAGS.items():
         value = config.get(flag, default)
         choices = _CHOICES.get(flag)
         if choices is None and not isinstance(value, bool):
-            raise ConfigError(f"{flag} must be true or false, not {value!r}")
+            raise ConfigError(
+                Message(
+                    gettext_noop("{flag} must be true or false, not {value!r}"),
+                    flag=flag,
+                    value=value,
+                )
+            )
         if choices is not None and value not in choices:
-            raise ConfigError(f"{flag} must be one of {', '.join(choices)}, not {value!r}")
+            raise ConfigError(
+                Message(
+                    gettext_noop("{flag} must be one of {choices}, not {value!r}"),
+                    flag=flag,
+                    choices=", ".join(choices),
+                    value=value,
+                )
+            )
         full[flag] = value
     return full
 
 
 def _roles(roles: Any) -> dict[str, str]:
     if not isinstance(roles, dict):
-        raise ConfigError('roles must map each seat to its role, e.g. {"0": "EC", "1": "DMO"}')
+        raise ConfigError(
+            Message(
+                gettext_noop('roles must map each seat to its role, e.g. {{"0": "EC", "1": "DMO"}}')
+            )
+        )
     normalised = {str(seat): role for seat, role in roles.items()}
     if set(normalised) != {"0", "1"}:
-        raise ConfigError("roles must give a role to seat 0 and seat 1, and to no other seat")
+        raise ConfigError(
+            Message(
+                gettext_noop("roles must give a role to seat 0 and seat 1, and to no other seat")
+            )
+        )
     if sorted(map(str, normalised.values())) != [DMO, EC]:
-        raise ConfigError("roles must make exactly one seat the EC and the other the DMO")
+        raise ConfigError(
+            Message(gettext_noop("roles must make exactly one seat the EC and the other the DMO"))
+        )
     return normalised

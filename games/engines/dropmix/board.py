@@ -125,11 +125,11 @@ def placement_refusal(
     accepts = state["accepts"][slot]
     if card.kind == "part" and card.colour not in accepts:
         return IllegalAction(
-            "slot_colour", slot=slot + 1, accepts=" or ".join(accepts), colour=str(card.colour)
+            "slot_colour", slot=slot + 1, accepts=", ".join(accepts), colour=str(card.colour)
         )
     if colour not in colour_options(card, accepts):
         if card.kind == "wild":
-            return IllegalAction("wild_colour_needed", slot=slot + 1, accepts=" or ".join(accepts))
+            return IllegalAction("wild_colour_needed", slot=slot + 1, accepts=", ".join(accepts))
         return IllegalAction("colour_not_playable", card=card.id, colour=str(colour), slot=slot + 1)
     stack = state["stacks"][slot]
     if stack and catalogue.cards[stack[-1][0]].level > card.level:

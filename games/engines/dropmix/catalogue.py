@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from games.engines.dropmix.grammar import COLOURS, effects_problems, filter_problems
+from games.engines.messages import Message, gettext_noop
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "default_catalogue.json"
 KINDS = ("part", "wild", "fx")
@@ -53,7 +54,12 @@ class CatalogueError(ValueError):
     """A catalogue that cannot be used; ``problems`` lists every reason."""
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__("invalid catalogue:\n- " + "\n- ".join(problems))
+        super().__init__(
+            Message(
+                gettext_noop("invalid catalogue:\n- {problems}"),
+                problems=Message.join("\n- ", problems),
+            )
+        )
         self.problems = problems
 
 
@@ -92,18 +98,31 @@ class Catalogue:
 def validate_catalogue(data: Any) -> list[str]:
     """Every problem with a catalogue document; empty when it can be used."""
     if not isinstance(data, dict):
-        return ["the catalogue must be a JSON object with playlists, songs and cards"]
-    problems = [f"unknown top-level key {key!r}" for key in data if key not in _TOP_KEYS]
+        return [
+            Message(
+                gettext_noop("the catalogue must be a JSON object with playlists, songs and cards")
+            )
+        ]
+    problems = [
+        Message(gettext_noop("unknown top-level key {key!r}"), key=key)
+        for key in data
+        if key not in _TOP_KEYS
+    ]
     if not isinstance(data.get("name"), str):
-        problems.append("name must be a string")
+        problems.append(Message(gettext_noop("name must be a string")))
     playlists = _records(data, "playlists", ("id", "name"), problems)
     songs = _records(data, "songs", ("id", "title", "artist"), problems)
     for playlist in playlists:
         if not isinstance(playlist.get("starter", False), bool):
-            problems.append(f"playlist {playlist.get('id')}: starter must be true or false")
+            problems.append(
+                Message(
+                    gettext_noop("playlist {id}: starter must be true or false"),
+                    id=playlist.get("id"),
+                )
+            )
     cards = data.get("cards")
     if not isinstance(cards, list) or not cards:
-        return [*problems, "cards must be a non-empty list"]
+        return [*problems, Message(gettext_noop("cards must be a non-empty list"))]
     playlist_ids = {p.get("id") for p in playlists}
     song_ids = {s.get("id") for s in songs}
     seen: set[str] = set()
@@ -159,19 +178,36 @@ def _records(
 ) -> list[dict[str, Any]]:
     records = data.get(key)
     if not isinstance(records, list):
-        problems.append(f"{key} must be a list")
+        problems.append(Message(gettext_noop("{key} must be a list"), key=key))
         return []
     good: list[dict[str, Any]] = []
     seen: set[str] = set()
     for index, record in enumerate(records):
         if not isinstance(record, dict):
-            problems.append(f"{key}[{index}] must be an object")
+            problems.append(
+                Message(gettext_noop("{key}[{index}] must be an object"), key=key, index=index)
+            )
             continue
         for name in fields:
             if not isinstance(record.get(name), str) or not record[name].strip():
-                problems.append(f"{key}[{index}] ({record.get('id')}): {name} must be a string")
+                problems.append(
+                    Message(
+                        gettext_noop("{key}[{index}] ({id}): {name} must be a string"),
+                        key=key,
+                        index=index,
+                        id=record.get("id"),
+                        name=name,
+                    )
+                )
         if record.get("id") in seen:
-            problems.append(f"{key}[{index}]: duplicate id {record['id']!r}")
+            problems.append(
+                Message(
+                    gettext_noop("{key}[{index}]: duplicate id {id!r}"),
+                    key=key,
+                    index=index,
+                    id=record["id"],
+                )
+            )
         seen.add(record.get("id"))
         good.append(record)
     return good
@@ -181,49 +217,104 @@ def _card_problems(
     card: Any, index: int, playlists: set[Any], songs: set[Any], seen: set[str]
 ) -> list[str]:
     if not isinstance(card, dict):
-        return [f"cards[{index}] must be an object"]
+        return [Message(gettext_noop("cards[{index}] must be an object"), index=index)]
     card_id = card.get("id")
     if not isinstance(card_id, str) or not card_id.strip():
-        return [f"cards[{index}]: id must be a non-empty string"]
-    where = f"card {card_id}"
+        return [Message(gettext_noop("cards[{index}]: id must be a non-empty string"), index=index)]
+    where = Message(gettext_noop("card {card}"), card=card_id)
     if card_id in seen:
-        return [f"{where}: duplicate id"]
+        return [Message(gettext_noop("{where}: duplicate id"), where=where)]
     seen.add(card_id)
     kind = card.get("kind")
     if kind not in KINDS:
-        return [f"{where}: kind must be one of {', '.join(KINDS)}"]
+        return [
+            Message(
+                gettext_noop("{where}: kind must be one of {kinds}"),
+                where=where,
+                kinds=", ".join(KINDS),
+            )
+        ]
     allowed = {"id", "kind", "playlist", "level", *_KIND_FIELDS[kind]}
     problems = [
-        f"{where}: unknown field {key!r} for a {kind} card" for key in card if key not in allowed
+        Message(
+            gettext_noop("{where}: unknown field {key!r} for a {kind} card"),
+            where=where,
+            key=key,
+            kind=kind,
+        )
+        for key in card
+        if key not in allowed
     ]
     if card.get("playlist") not in playlists:
-        problems.append(f"{where}: playlist {card.get('playlist')!r} is not in playlists")
+        problems.append(
+            Message(
+                gettext_noop("{where}: playlist {playlist!r} is not in playlists"),
+                where=where,
+                playlist=card.get("playlist"),
+            )
+        )
     level = card.get("level")
     if kind == "wild":
         if level != 2 or isinstance(level, bool):
-            problems.append(f"{where}: level of a Wild must be 2")
+            problems.append(
+                Message(gettext_noop("{where}: level of a Wild must be 2"), where=where)
+            )
     elif isinstance(level, bool) or level not in (1, 2, 3):
-        problems.append(f"{where}: level must be 1, 2 or 3, not {level!r}")
+        problems.append(
+            Message(
+                gettext_noop("{where}: level must be 1, 2 or 3, not {level!r}"),
+                where=where,
+                level=level,
+            )
+        )
     if kind != "fx" and card.get("song") not in songs:
-        problems.append(f"{where}: song {card.get('song')!r} is not in songs")
+        problems.append(
+            Message(
+                gettext_noop("{where}: song {song!r} is not in songs"),
+                where=where,
+                song=card.get("song"),
+            )
+        )
     if kind == "part":
         if card.get("colour") not in COLOURS:
-            problems.append(f"{where}: colour must be one of {', '.join(COLOURS)}")
+            problems.append(
+                Message(
+                    gettext_noop("{where}: colour must be one of {colours}"),
+                    where=where,
+                    colours=", ".join(COLOURS),
+                )
+            )
         if not isinstance(card.get("instrument"), str) or not card["instrument"].strip():
-            problems.append(f"{where}: instrument must be a non-empty string")
+            problems.append(
+                Message(gettext_noop("{where}: instrument must be a non-empty string"), where=where)
+            )
     elif kind == "wild":
         instruments = card.get("instruments")
         if not isinstance(instruments, dict) or set(instruments) != set(COLOURS):
-            problems.append(f"{where}: instruments must name an instrument for every colour")
+            problems.append(
+                Message(
+                    gettext_noop("{where}: instruments must name an instrument for every colour"),
+                    where=where,
+                )
+            )
         elif not all(isinstance(v, str) and v.strip() for v in instruments.values()):
-            problems.append(f"{where}: every instrument must be a non-empty string")
+            problems.append(
+                Message(
+                    gettext_noop("{where}: every instrument must be a non-empty string"),
+                    where=where,
+                )
+            )
     else:
         if not isinstance(card.get("name"), str) or not card["name"].strip():
-            problems.append(f"{where}: name must be a non-empty string")
+            problems.append(
+                Message(gettext_noop("{where}: name must be a non-empty string"), where=where)
+            )
         problems += effects_problems(card.get("effects"), f"{where}: effects")
         conditions = card.get("conditions", [])
         if not isinstance(conditions, list):
-            problems.append(f"{where}: conditions must be a list of filters")
+            problems.append(
+                Message(gettext_noop("{where}: conditions must be a list of filters"), where=where)
+            )
         else:
             for number, condition in enumerate(conditions):
                 problems += filter_problems(condition, f"{where}: conditions[{number}]")
@@ -251,8 +342,15 @@ def _template_problems(data: dict[str, Any]) -> list[str]:
             missing = PLAYLIST_TEMPLATE - shape
             extra = shape - PLAYLIST_TEMPLATE
             problems.append(
-                f"starter playlist {playlist['id']} does not follow the 15-card template "
-                f"(missing: {_describe(missing)}; extra: {_describe(extra)})"
+                Message(
+                    gettext_noop(
+                        "starter playlist {playlist} does not follow the 15-card template "
+                        "(missing: {missing}; extra: {extra})"
+                    ),
+                    playlist=playlist["id"],
+                    missing=_describe(missing),
+                    extra=_describe(extra),
+                )
             )
     return problems
 

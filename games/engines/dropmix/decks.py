@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engines.dropmix.catalogue import Catalogue
+from games.engines.messages import Message, gettext_noop
 
 SINGLE = "single"
 TEAM = "team"
@@ -36,22 +37,47 @@ ROLE_RULES = {
 def validate_deck(catalogue: Catalogue, cards: Any, role: str) -> list[str]:
     """Every reason a custom deck is refused for ``role``; empty when it is legal."""
     if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
-        return ["a deck must be a list of card ids"]
+        return [Message(gettext_noop("a deck must be a list of card ids"))]
     rules = ROLE_RULES[role]
-    who = "a single player" if role == SINGLE else "a team member"
+    who = Message(
+        gettext_noop("a single player") if role == SINGLE else gettext_noop("a team member")
+    )
     unknown = sorted({card for card in cards if card not in catalogue.cards})
-    problems = [f"unknown card {card!r}" for card in unknown]
+    problems = [Message(gettext_noop("unknown card {card!r}"), card=card) for card in unknown]
     if len(cards) < rules.min_cards:
-        problems.append(f"{who} needs at least {rules.min_cards} cards, this deck has {len(cards)}")
+        problems.append(
+            Message(
+                gettext_noop("{who} needs at least {min_cards} cards, this deck has {count}"),
+                who=who,
+                min_cards=rules.min_cards,
+                count=len(cards),
+            )
+        )
     points = sum(catalogue.cards[card].cost for card in cards if card in catalogue.cards)
     if points > rules.max_points:
         problems.append(
-            f"{who} may spend at most {rules.max_points} points, this deck costs {points}"
+            Message(
+                gettext_noop(
+                    "{who} may spend at most {max_points} points, this deck costs {points}"
+                ),
+                who=who,
+                max_points=rules.max_points,
+                points=points,
+            )
         )
     for card, copies in sorted(Counter(cards).items()):
         if copies > rules.max_copies:
-            limit = "no duplicates" if rules.max_copies == 1 else f"at most {rules.max_copies}"
-            problems.append(f"{who} may hold {limit} of a card: {card} appears {copies} times")
+            if rules.max_copies == 1:
+                template = gettext_noop(
+                    "{who} may hold no duplicates of a card: {card} appears {copies} times"
+                )
+            else:
+                template = gettext_noop(
+                    "{who} may hold at most {most} of a card: {card} appears {copies} times"
+                )
+            problems.append(
+                Message(template, who=who, most=rules.max_copies, card=card, copies=copies)
+            )
     return problems
 
 
@@ -61,8 +87,14 @@ def prebuilt_decks(catalogue: Catalogue, roles: list[str]) -> list[list[str]]:
     needed = sum(ROLE_RULES[role].playlists for role in roles)
     if len(catalogue.starters) < needed:
         raise ValueError(
-            f"the pre-built decks need {needed} starter playlists, the catalogue has "
-            f"{len(catalogue.starters)}; give every seat a deck instead"
+            Message(
+                gettext_noop(
+                    "the pre-built decks need {needed} starter playlists, the catalogue has "
+                    "{starters}; give every seat a deck instead"
+                ),
+                needed=needed,
+                starters=len(catalogue.starters),
+            )
         )
     starters = iter(catalogue.starters)
     decks = []

@@ -37,6 +37,7 @@ from games.engines.dropmix.catalogue import (
 )
 from games.engines.dropmix.decks import ROLE_RULES, SINGLE, TEAM, prebuilt_decks, validate_deck
 from games.engines.dropmix.grammar import COLOURS
+from games.engines.messages import Message, gettext_noop
 
 FORMATS = {
     2: ("1v1", [[0], [1]], [SINGLE, SINGLE]),
@@ -103,14 +104,21 @@ class DropMixClash:
 
     def validate_config(self, config: dict[str, Any], seats: int) -> dict[str, Any]:
         if seats not in FORMATS:
-            raise ConfigError(f"DropMix Clash is played by 2, 3 or 4 seats, not {seats}")
+            raise ConfigError(
+                Message(
+                    gettext_noop("DropMix Clash is played by 2, 3 or 4 seats, not {seats}"),
+                    seats=seats,
+                )
+            )
         unknown = sorted(set(config) - set(DEFAULT_CONFIG))
         if unknown:
-            raise ConfigError(f"unknown config keys: {', '.join(unknown)}")
+            raise ConfigError(
+                Message(gettext_noop("unknown config keys: {unknown}"), unknown=", ".join(unknown))
+            )
         full = {**DEFAULT_CONFIG, **config}
         problems = _config_problems(full)
         if problems:
-            raise ConfigError("; ".join(problems))
+            raise ConfigError(Message.join("; ", problems))
         catalogue = _catalogue(full["catalogue"])
         full["wheel"] = {label: full["wheel"][label] for label in WHEEL_LABELS}
         full["decks"] = _decks(catalogue, full["decks"], FORMATS[seats][2])
@@ -356,9 +364,14 @@ _PLAYER_CHECKS = {
 def _config_problems(config: dict[str, Any]) -> list[str]:
     problems = []
     if config["target"] not in (15, 21) or isinstance(config["target"], bool):
-        problems.append("target must be 15 or 21")
+        problems.append(Message(gettext_noop("target must be 15 or 21")))
     if config["middle_slot_colour"] not in COLOURS:
-        problems.append(f"middle_slot_colour must be one of {', '.join(COLOURS)}")
+        problems.append(
+            Message(
+                gettext_noop("middle_slot_colour must be one of {colours}"),
+                colours=", ".join(COLOURS),
+            )
+        )
     wheel = config["wheel"]
     if (
         not isinstance(wheel, dict)
@@ -368,18 +381,37 @@ def _config_problems(config: dict[str, Any]) -> list[str]:
         )
         or not sum(wheel.values())
     ):
-        problems.append("wheel must give a whole-number weight to each of 1, 2, 3 and X, not all 0")
+        problems.append(
+            Message(
+                gettext_noop(
+                    "wheel must give a whole-number weight to each of 1, 2, 3 and X, not all 0"
+                )
+            )
+        )
     for key in ("retract_seconds", "spin_retract_seconds"):
         value = config[key]
         if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-            problems.append(f"{key} must be a positive number of seconds")
+            problems.append(
+                Message(gettext_noop("{key} must be a positive number of seconds"), key=key)
+            )
     if config["catalogue"] is not None and not isinstance(config["catalogue"], dict):
-        problems.append("catalogue must be a catalogue object")
+        problems.append(Message(gettext_noop("catalogue must be a catalogue object")))
     floor = config["score_floor"]
     if floor is not None and (isinstance(floor, bool) or not isinstance(floor, int) or floor > 0):
-        problems.append("score_floor must be a whole number of 0 or less, or null for no floor")
+        problems.append(
+            Message(
+                gettext_noop(
+                    "score_floor must be a whole number of 0 or less, or null for no floor"
+                )
+            )
+        )
     if config["clear_mode"] not in CLEAR_MODES:
-        problems.append(f"clear_mode must be one of {', '.join(CLEAR_MODES)}")
+        problems.append(
+            Message(
+                gettext_noop("clear_mode must be one of {clear_modes}"),
+                clear_modes=", ".join(CLEAR_MODES),
+            )
+        )
     return problems
 
 
@@ -397,7 +429,12 @@ def _decks(catalogue: Catalogue, decks: Any, roles: list[str]) -> list[list[str]
     if decks is None:
         decks = [None] * len(roles)
     if not isinstance(decks, list) or len(decks) != len(roles):
-        raise ConfigError(f"decks must list one deck (or null) per seat, {len(roles)} in all")
+        raise ConfigError(
+            Message(
+                gettext_noop("decks must list one deck (or null) per seat, {seats} in all"),
+                seats=len(roles),
+            )
+        )
     missing = [seat for seat, deck in enumerate(decks) if deck is None]
     try:
         prebuilt = prebuilt_decks(catalogue, [roles[seat] for seat in missing])
@@ -407,11 +444,13 @@ def _decks(catalogue: Catalogue, decks: Any, roles: list[str]) -> list[list[str]
     for seat, deck in zip(missing, prebuilt, strict=True):
         chosen[seat] = deck
     problems = [
-        f"seat {seat}: {problem}"
+        Message(gettext_noop("seat {seat}: {problem}"), seat=seat, problem=problem)
         for seat, deck in enumerate(decks)
         if deck is not None
         for problem in validate_deck(catalogue, deck, roles[seat])
     ]
     if problems:
-        raise ConfigError("illegal deck: " + "; ".join(problems))
+        raise ConfigError(
+            Message(gettext_noop("illegal deck: {problems}"), problems=Message.join("; ", problems))
+        )
     return [list(deck) for deck in chosen]

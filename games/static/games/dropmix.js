@@ -386,6 +386,8 @@ export default {
     if (key === "side" && Number.isInteger(value)) return sideLabel(view, payload, value, ui);
     if (key === "card" && typeof value === "string") return cardTitle(view, value);
     if (key === "colour" && COLOURS[value]) return colourName(value);
+    // the colours a slot accepts, sent as "red, blue" (a list said without an English "or")
+    if (key === "accepts" && typeof value === "string") return value.split(", ").map(colourName).join(", ");
     return undefined;
   },
 

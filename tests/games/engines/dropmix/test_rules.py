@@ -21,7 +21,7 @@ def refused(state, seat, **action):
 
 def test_a_regular_card_only_goes_on_a_slot_accepting_its_colour():
     state = game(hands={0: ["candy-r1a"]})
-    assert "accepts blue" in refused(state, 0, type="drop", card="candy-r1a", slot=4)
+    assert "it accepts: blue" in refused(state, 0, type="drop", card="candy-r1a", slot=4)
     drop(state, 0, "candy-r1a", 1)
     assert state["stacks"][0] == [["candy-r1a", 0, "red"]]
 
