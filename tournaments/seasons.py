@@ -21,6 +21,7 @@ from games import services as game_services
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import ConfigError
 from hosting.errors import Conflict, Forbidden
+from hosting.wording import say
 from tournaments import adapters, services
 from tournaments.events import emit, match_data
 from tournaments.formats import FormatError, genius, ledger
@@ -55,7 +56,9 @@ def rules_for(tournament: Tournament) -> genius.SeasonRules:
     try:
         return genius.SeasonRules(**options)
     except (FormatError, TypeError) as error:
-        raise TournamentUserError(_("season rules: %(error)s") % {"error": error}) from None
+        raise TournamentUserError(
+            _("season rules: %(error)s") % {"error": say(str(error))}
+        ) from None
 
 
 def season_for(tournament: Tournament, episode: Episode | None = None) -> genius.Season:

@@ -12,6 +12,7 @@ nor the byes of a round is recorded as absent for it (a zero-point unplayed roun
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any, Literal
@@ -102,7 +103,7 @@ def _players(raw: Any) -> tuple[Player, ...]:
                 Message(gettext_noop("player {player_id} is listed twice"), player_id=player_id)
             )
         rating = item.get("rating", 0)
-        if isinstance(rating, bool) or not isinstance(rating, Real):
+        if isinstance(rating, bool) or not isinstance(rating, Real) or not math.isfinite(rating):
             raise FormatError(
                 Message(
                     gettext_noop("player {player_id}: rating must be a number, got {rating!r}"),
