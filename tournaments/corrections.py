@@ -113,25 +113,7 @@ def apply(match: Match, fixed: Plan, *, by: Any, reason: str) -> None:
     for other in sorted(changed, key=lambda m: repair.bracket_order(m.code)):
         reset = other.code in fixed.resets
         if reset:
-            previous = {
-                "home": other.home_id,
-                "away": other.away_id,
-                "winner": other.winner_id,
-                "home_score": other.home_score,
-                "away_score": other.away_score,
-                "status": other.status,
-            }
-            voided = _void_games(other, because=match.code)
-            audit(
-                tournament,
-                by,
-                "match.reset",
-                reason=reason,
-                match=other.code,
-                corrected=match.code,
-                previous=previous,
-                voided_games=voided,
-            )
+            reset_games(other, by=by, reason=reason, corrected=match.code)
         _clear(other)
         if reset:
             emit(tournament.pk, "match.reset", **match_data(other), corrected=match.code)
@@ -143,6 +125,26 @@ def apply(match: Match, fixed: Plan, *, by: Any, reason: str) -> None:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
         audit(tournament, by, "tournament.reopened", reason=reason, corrected=match.code)
+
+
+def reset_games(match: Match, *, by: Any, reason: str, corrected: str) -> list[int]:
+    """A reset match's games voided, audited as ``match.reset`` with its result before;
+    returns the voided games' ids."""
+    from tournaments.services import _result_of, audit  # services calls this module
+
+    previous = _result_of(match)
+    voided = _void_games(match, because=corrected)
+    audit(
+        match.stage.tournament,
+        by,
+        "match.reset",
+        reason=reason,
+        match=match.code,
+        corrected=corrected,
+        previous=previous,
+        voided_games=voided,
+    )
+    return voided
 
 
 def _void_games(match: Match, *, because: str) -> list[int]:

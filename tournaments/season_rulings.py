@@ -306,18 +306,7 @@ def _set_result(
 def _reset_match(match: Match, *, by: Any, reason: str, because: Match) -> list[int]:
     """Void a following match's games (they stop counting; their logs stay), audited as
     the corrections' resets are."""
-    previous = services._result_of(match)
-    voided = corrections._void_games(match, because=because.code)
-    audit(
-        match.stage.tournament,
-        by,
-        "match.reset",
-        reason=reason,
-        match=match.code,
-        corrected=because.code,
-        previous=previous,
-        voided_games=voided,
-    )
+    voided = corrections.reset_games(match, by=by, reason=reason, corrected=because.code)
     emit(match.stage.tournament_id, "match.reset", **match_data(match), corrected=because.code)
     return voided
 
