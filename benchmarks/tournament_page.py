@@ -33,7 +33,7 @@ MAX_QUERIES = 22
 def build(entrants: int):
     from django.contrib.auth import get_user_model
 
-    from hosting.roles import ORGANISER, grant
+    from hosting.core.roles import ORGANISER, grant
     from tournaments import services
 
     users = get_user_model().objects

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 
 from games import store
 from games.models import GameSession, Seat, hash_token
-from hosting.identity import GUEST_SESSION_KEY, guest_from_token
+from hosting.core.identity import GUEST_SESSION_KEY, guest_from_token
 
 TOKEN_PREFIX = "Seat "
 

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from games.models import GameEvent, GameSession, Seat
-from hosting.safe_admin import ReadOnly, ReadOnlyInline
+from hosting.core.safe_admin import ReadOnly, ReadOnlyInline
 
 SEAT_FIELDS = ("number", "kind", "bot", "user", "display_name", "role", "client_seed", "connected")
 
@@ -68,4 +68,4 @@ class GameEventAdmin(ReadOnly):
 
 
 # The casual rooms' admin lives in its own module; importing it registers it.
-from games import room_admin  # noqa: E402, F401
+from games.rooms import admin as room_admin  # noqa: E402, F401

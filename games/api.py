@@ -1,4 +1,4 @@
-"""The games HTTP API: parse, call one service, render. Errors are mapped by hosting.errors."""
+"""The games HTTP API: parse, call one service, render. Errors are mapped by hosting.core.errors."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
 from games.public_log import history
 from games.verification import verify_game
-from hosting.bearer import enforce_csrf
-from hosting.errors import Conflict, Forbidden, NotFound
-from hosting.identity import guest_for, remember_guest
-from hosting.roles import is_organiser
-from hosting.throttles import CreateLimit, Limit
+from hosting.core.bearer import enforce_csrf
+from hosting.core.errors import Conflict, Forbidden, NotFound
+from hosting.core.identity import guest_for, remember_guest
+from hosting.core.roles import is_organiser
+from hosting.core.throttles import CreateLimit, Limit
 
 MAX_GRACE_SECONDS = 7 * 24 * 3600  # a week: any longer is an abandoned seat
 MAX_ACTION_BYTES = 16 * 1024  # the largest legal action is a few hundred bytes
@@ -249,7 +249,7 @@ class ClientSeedView(APIView):
 
 class GameActionView(APIView):
     throttle_classes = [ActionLimit]
-    max_body_bytes = MAX_ACTION_BYTES  # hosting.parsers: a larger body is a 413
+    max_body_bytes = MAX_ACTION_BYTES  # hosting.core.parsers: a larger body is a 413
 
     def post(self, request: Request, game_id: int) -> HttpResponse:
         # The seat is found among those the move locks: no query of its own.

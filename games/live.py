@@ -30,8 +30,8 @@ from games import services, store
 from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import audience_key, dumps, game_payload
-from hosting import broadcast
-from hosting.bearer import accepts_bearer
+from hosting.core import broadcast
+from hosting.core.bearer import accepts_bearer
 
 KEEPALIVE_SECONDS = 15
 MAX_VERSION_DIGITS = 18

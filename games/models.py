@@ -188,4 +188,4 @@ class GameEvent(models.Model):
 
 
 # The casual rooms' models live in their own module; importing them registers them.
-from games.room_models import Room, RoomMember, RoomRound  # noqa: E402, F401
+from games.rooms.models import Room, RoomMember, RoomRound  # noqa: E402, F401

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from games import clocks, engines, public_log
 from games.engines.base import StepRng, reshuffled_unseen
 from games.models import GameSession
-from hosting.errors import Conflict
+from hosting.core.errors import Conflict
 
 
 def steps(game: GameSession, *, full: bool = False) -> dict[str, Any]:

@@ -35,9 +35,9 @@ from games.engines.base import (
 from games.models import GameSession, Seat, hash_token
 from games.payloads import render_all
 from games.signals import game_finished
-from hosting.broadcast import Update
-from hosting.errors import Conflict, Forbidden, NotFound, UserError
-from hosting.identity import Guest
+from hosting.core.broadcast import Update
+from hosting.core.errors import Conflict, Forbidden, NotFound, UserError
+from hosting.core.identity import Guest
 
 MAX_SYSTEM_STEPS = 200  # overdue timeouts applied in one go; far above any real backlog
 DEADLINE_MARGIN_SECONDS = 0.001

@@ -5,7 +5,7 @@ the log and saves the game; every read and timer task first reads the game; ever
 counts its seat's connections as it opens and closes. Building those
 statements through the ORM (or ``raw``) cost about 1 ms of CPU each, more than PostgreSQL
 takes to run them; here they are fixed strings, and rows become model instances through the
-same field converters and ``Model.from_db`` the ORM uses (``hosting.rows``). Everything else
+same field converters and ``Model.from_db`` the ORM uses (``hosting.core.rows``). Everything else
 uses the ORM.
 """
 
@@ -24,7 +24,7 @@ from psycopg import pq
 from psycopg.types.json import Jsonb
 
 from games.models import GameEvent, GameSession, Seat
-from hosting import rows
+from hosting.core import rows
 
 EVENT = GameEvent._meta.db_table
 SEAT = Seat._meta.db_table

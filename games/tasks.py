@@ -36,6 +36,6 @@ def sweep_overdue() -> int:
 
 @shared_task(name="games.rooms_sweep", ignore_result=True)
 def rooms_sweep() -> int:
-    from games.rooms import rooms_sweep as sweep
+    from games.rooms.services import rooms_sweep as sweep
 
     return sweep()

@@ -19,8 +19,8 @@ import redis
 from django.conf import settings
 from kombu.exceptions import OperationalError
 
-from hosting import broadcast, redis_clients
-from hosting.scheduler import scheduler
+from hosting.core import broadcast, redis_clients
+from hosting.core.scheduler import scheduler
 
 log = logging.getLogger(__name__)
 ARMED_PREFIX = "games:armed:"  # not under broadcast's "games:*" channels: keys, not messages

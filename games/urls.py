@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games import api, live, views
-from hosting import converters  # noqa: F401  (registers id and number)
+from hosting.core import converters  # noqa: F401  (registers id and number)
 
 api_urls = [
     path("", api.GameCreateView.as_view(), name="game-create"),

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from games import fairness, replays
 from games.engines.conformance import canonical
 from games.models import GameSession
-from hosting.errors import Conflict
+from hosting.core.errors import Conflict
 
 
 def verify_game(game: GameSession) -> dict[str, Any]:

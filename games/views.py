@@ -19,7 +19,7 @@ from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import dumps, game_payload
 from games.verification import verify_game
-from hosting.roles import is_organiser
+from hosting.core.roles import is_organiser
 
 LIST_SIZE = 50
 

@@ -7,9 +7,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from hosting import tokens
+from hosting.core import tokens
+from hosting.core.safe_admin import ReadOnly, through_service
 from hosting.models import PersonalToken
-from hosting.safe_admin import ReadOnly, through_service
 
 
 @admin.register(PersonalToken)

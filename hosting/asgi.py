@@ -23,7 +23,7 @@ from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.http import HttpRequest, HttpResponseBase
 
-from hosting.bind import refuse_debug_beyond_loopback, uvicorn_host
+from hosting.core.bind import refuse_debug_beyond_loopback, uvicorn_host
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hosting.settings")
 

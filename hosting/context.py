@@ -1,6 +1,6 @@
 from django.http import HttpRequest
 
-from hosting.roles import is_organiser, is_staff_admin
+from hosting.core.roles import is_organiser, is_staff_admin
 
 
 def roles(request: HttpRequest) -> dict[str, bool]:

@@ -20,7 +20,7 @@ from celery import bootsteps
 from celery.beat import PersistentScheduler
 from django.conf import settings
 
-from hosting import redis_clients
+from hosting.core import redis_clients
 
 log = logging.getLogger(__name__)
 PREFIX = "hosting:heartbeat:"

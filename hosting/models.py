@@ -1,4 +1,4 @@
-"""The hosting app's one table: personal API tokens (the logic is in ``hosting.tokens``)."""
+"""The hosting app's one table: personal API tokens (the logic is in ``hosting.core.tokens``)."""
 
 from __future__ import annotations
 

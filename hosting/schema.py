@@ -5,7 +5,7 @@ dicts, so drf-spectacular cannot guess their bodies. Rather than decorate every 
 it lives, each one is annotated here (an ``OpenApiViewExtension`` per view, the library's way
 to describe views from outside): the request serializer the view already validates with, a
 serializer describing the dict it answers, and the error responses it can give, all in the
-one error shape of ``hosting.errors``.
+one error shape of ``hosting.core.errors``.
 """
 
 from __future__ import annotations
@@ -25,12 +25,17 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from games import api as games_api
-from games import fairness, room_api
+from games import fairness
+from games.rooms import api as room_api
 from hosting import api as ping
-from hosting import token_api
+from hosting.accounts import api as token_api
 from tournaments import api as tournaments_api
-from tournaments import audit_views, dispute_api, export_api, exports, webhook_api
+from tournaments.disputes import api as dispute_api
 from tournaments.events import EVENTS
+from tournaments.exports import api as export_api
+from tournaments.exports import services as exports
+from tournaments.views import audit as audit_views
+from tournaments.webhooks import api as webhook_api
 
 # -- the error shape ----------------------------------------------------------------------------
 
@@ -121,7 +126,7 @@ class AutoSchema(openapi.AutoSchema):
 
 
 class BearerTokenScheme(OpenApiAuthenticationExtension):
-    target_class = "hosting.bearer.BearerTokenAuthentication"
+    target_class = "hosting.core.bearer.BearerTokenAuthentication"
     name = "bearerToken"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:

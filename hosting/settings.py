@@ -47,7 +47,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "l
 if TESTING:
     ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-CSRF_FAILURE_VIEW = "hosting.errors.csrf_failure"  # JSON under /api/ and /live/
+CSRF_FAILURE_VIEW = "hosting.core.errors.csrf_failure"  # JSON under /api/ and /live/
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -76,7 +76,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "hosting.unavailable.DatabaseUnavailableMiddleware",
+    "hosting.core.unavailable.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "hosting.urls"
@@ -115,7 +115,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # once ("database table is locked") instead of waiting for the timeout.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-SESSION_ENGINE = "hosting.sessions"  # the database store, read without the ORM's query building
+SESSION_ENGINE = "hosting.core.sessions"  # the database store, read without the ORM
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
@@ -124,7 +124,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 EXTRA_ENGINES = dict(item.split("=", 1) for item in env_list("EXTRA_ENGINES", []))
 
 # ModelBackend, with a signed-in request's user read by one fixed statement.
-AUTHENTICATION_BACKENDS = ["hosting.backends.AccountBackend"]
+AUTHENTICATION_BACKENDS = ["hosting.core.backends.AccountBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -166,7 +166,7 @@ REST_FRAMEWORK = {
     # HTTP Basic: it hashed a password on every request (~0.7 s of a web thread per failed
     # guess) and cannot play.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "hosting.bearer.BearerTokenAuthentication",
+        "hosting.core.bearer.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Proxies in front that set X-Forwarded-For: the client is the address the last of them
@@ -174,10 +174,10 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # JSON only, checked at the edge (depth, NUL characters): forms are a 415.
-    "DEFAULT_PARSER_CLASSES": ["hosting.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["hosting.core.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + ([] if PRODUCTION else ["rest_framework.renderers.BrowsableAPIRenderer"]),
-    "EXCEPTION_HANDLER": "hosting.errors.exception_handler",
+    "EXCEPTION_HANDLER": "hosting.core.errors.exception_handler",
     # OpenAPI 3 at /api/schema/ (hosting.schema describes the hand-made bodies).
     "DEFAULT_SCHEMA_CLASS": "hosting.schema.AutoSchema",
 }
@@ -211,15 +211,15 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Rate limits (hosting.throttles): shared by every process through Redis, else per process.
+# Rate limits (hosting.core.throttles): shared by every process through Redis, else per process.
 CACHES = {
     "default": (
         {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cache",
-            # One pool per process, not one per request (see hosting.redis_clients).
-            "OPTIONS": {"pool_class": "hosting.redis_clients.SharedConnectionPool"},
+            # One pool per process, not one per request (see hosting.core.redis_clients).
+            "OPTIONS": {"pool_class": "hosting.core.redis_clients.SharedConnectionPool"},
         }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
@@ -248,7 +248,7 @@ THROTTLE_RATES = {
     "room_code.client": "20/h",
 } | dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", []))
 
-# Celery: Redis when configured; otherwise tasks run in process (see hosting.scheduler).
+# Celery: Redis when configured; otherwise tasks run in process (see hosting.core.scheduler).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL

@@ -4,12 +4,17 @@ from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games import room_urls
+from games.rooms import urls as room_urls
 from games.urls import api_urls, live_urls, page_urls
-from hosting import accounts, api, errors, health, pages, token_api, token_pages
-from hosting.throttles import limit_posts, posted_username
-from tournaments import audit_views, dispute_urls
+from hosting import api, health, pages
+from hosting.accounts import api as token_api
+from hosting.accounts import token_pages
+from hosting.accounts import views as accounts
+from hosting.core import errors
+from hosting.core.throttles import limit_posts, posted_username
+from tournaments.disputes import urls as dispute_urls
 from tournaments.page_urls import live_urls as tournament_live_urls
+from tournaments.views import audit as audit_views
 
 urlpatterns = [
     path("", pages.home, name="home"),

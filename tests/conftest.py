@@ -95,7 +95,7 @@ def fresh_rate_limits() -> None:
     from django.core.cache import cache
     from django.core.cache.backends.redis import RedisCache
 
-    from hosting.throttles import KEY_PREFIX
+    from hosting.core.throttles import KEY_PREFIX
 
     if not isinstance(cache, RedisCache):
         cache.clear()

@@ -11,8 +11,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from hosting.safe_admin import ReadOnly, ReadOnlyInline, through_service
-from tournaments import seasons, services, webhooks
+from hosting.core.safe_admin import ReadOnly, ReadOnlyInline, through_service
+from tournaments import services
 from tournaments.models import (
     AuditEntry,
     Dispute,
@@ -29,6 +29,8 @@ from tournaments.models import (
     WebhookDelivery,
     WebhookEndpoint,
 )
+from tournaments.seasons import services as seasons
+from tournaments.webhooks import services as webhooks
 
 
 def _all_fields(model: Any) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""The tournaments HTTP API: parse, call one service, render. Errors are mapped by hosting.errors.
+"""The tournaments HTTP API: parse, call one service, render. Errors: hosting.core.errors.
 
 Reads are public (spectators need no account) but never show anything private: entrants
 appear by display name and seed, sealed answers only to their author until the reveal. The
@@ -18,8 +18,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from hosting.errors import Forbidden, NotFound, UserError
-from tournaments import adapters, seasons, services
+from hosting.core.errors import Forbidden, NotFound, UserError
+from tournaments import adapters, services
 from tournaments.formats import genius
 from tournaments.models import (
     AuditEntry,
@@ -32,6 +32,7 @@ from tournaments.models import (
     Stage,
     Tournament,
 )
+from tournaments.seasons import services as seasons
 
 # -- input ------------------------------------------------------------------------------------
 

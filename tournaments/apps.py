@@ -10,14 +10,15 @@ class TournamentsConfig(AppConfig):
 
         game_finished.connect(_on_game_finished, dispatch_uid="tournaments.game_finished")
 
-        from tournaments import live, webhooks
+        from tournaments import live
+        from tournaments.webhooks import services as webhooks
 
         live.connect()
         webhooks.connect()
 
 
 def _on_game_finished(sender: object, game_id: int, **kwargs: object) -> None:
-    from tournaments.seasons import main_match_game_finished
+    from tournaments.seasons.services import main_match_game_finished
     from tournaments.services import game_result_recorded
 
     if not main_match_game_finished(game_id=game_id):

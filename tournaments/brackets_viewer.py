@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from hosting.errors import UserError
+from hosting.core.errors import UserError
 from tournaments.api import _detail
 from tournaments.formats import genius
 from tournaments.models import Tournament

@@ -18,7 +18,7 @@ from itertools import pairwise
 from django.db.models import Sum
 
 from games.models import GameSession
-from hosting.errors import UserError
+from hosting.core.errors import UserError
 from tournaments import corrections
 from tournaments.formats import ledger, repair
 from tournaments.models import (
@@ -254,7 +254,7 @@ def _episodes(tournament: Tournament, stage: Stage) -> list[str]:
 def _settlements(tournament: Tournament) -> list[str]:
     """An elimination's currency settlement stands only while its player is out in that
     episode: a ruling that reinstates them pays it back (``ledger.return_settlement``)."""
-    from tournaments.seasons import ledger_for
+    from tournaments.seasons.services import ledger_for
 
     entries = ledger_for(tournament)
     found = []
@@ -275,7 +275,7 @@ def _settlements(tournament: Tournament) -> list[str]:
 
 def _ledger(tournament: Tournament) -> list[str]:
     """Balances are the sum of the entries, and no entry took anyone below zero."""
-    from tournaments.seasons import ledger_for
+    from tournaments.seasons.services import ledger_for
 
     found = []
     entries = ledger_for(tournament)

@@ -1,7 +1,7 @@
 """``GET /live/tournaments/<slug>/``: Server-Sent Events saying "this tournament changed".
 
 Whenever a match, an entrant, an episode, a ledger entry or the tournament itself is saved,
-the commit publishes a new version on ``tournaments:<id>`` through ``hosting.broadcast`` (the
+the commit publishes a new version on ``tournaments:<id>`` through ``hosting.core.broadcast`` (the
 games' mechanism: Redis pub/sub between processes, in process without Redis). A message holds
 only that version, never a name or a result: each page then fetches its board from
 ``/tournaments/<slug>/board`` with its own permissions, so the stream can leak nothing.
@@ -28,8 +28,8 @@ from django.db.models.signals import post_save
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
-from hosting import broadcast
-from hosting.bearer import accepts_bearer
+from hosting.core import broadcast
+from hosting.core.bearer import accepts_bearer
 from tournaments.models import Entrant, Episode, LedgerEntry, Match, Stage, Tournament
 
 log = logging.getLogger(__name__)
@@ -100,7 +100,7 @@ def connect() -> None:
 
 
 def _visible(request: HttpRequest, slug: str) -> int:
-    from tournaments.views import visible_tournament
+    from tournaments.views.public import visible_tournament
 
     return visible_tournament(slug, request.user).pk
 

@@ -510,7 +510,7 @@ class DisputeComment(models.Model):
 
 
 class WebhookEndpoint(models.Model):
-    """Where an organiser wants a tournament's events sent (``tournaments.webhooks``).
+    """Where an organiser wants a tournament's events sent (``tournaments.webhooks.services``).
 
     The secret is kept as is, not hashed: each delivery is signed with it (HMAC), and the
     organiser reads it on the webhooks page to verify what arrives."""

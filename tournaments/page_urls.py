@@ -2,8 +2,11 @@
 
 from django.urls import path
 
-from hosting import converters  # noqa: F401  (registers id)
-from tournaments import live, manage_views, views, webhook_pages
+from hosting.core import converters  # noqa: F401  (registers id)
+from tournaments import live
+from tournaments.views import manage as manage_views
+from tournaments.views import public as views
+from tournaments.webhooks import views as webhook_pages
 
 urlpatterns = [
     path("", views.tournament_list, name="tournament-list"),

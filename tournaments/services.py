@@ -21,8 +21,8 @@ from games import services as game_services
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import ConfigError
 from games.models import GameSession
-from hosting.errors import Conflict, Forbidden, UserError
-from hosting.roles import is_organiser, is_staff_admin
+from hosting.core.errors import Conflict, Forbidden, UserError
+from hosting.core.roles import is_organiser, is_staff_admin
 from tournaments import adapters, corrections, tiebreaks
 from tournaments.events import emit, match_data
 from tournaments.formats import FormatError
@@ -55,8 +55,8 @@ def audit(
     after: Any = None,
     **data: Any,
 ) -> None:
-    """A tournament's entry in the service's audit log (``tournaments.audit``)."""
-    from tournaments.audit import record  # the audit module reads these models too
+    """A tournament's entry in the service's audit log (``tournaments.core.audit``)."""
+    from tournaments.core.audit import record  # the audit module reads these models too
 
     record(
         actor,
@@ -145,7 +145,7 @@ def _check_settings(fields: dict[str, Any]) -> None:
             _("pairing is one of: %(choices)s") % {"choices": ", ".join(SWISS_PAIRING)}
         )
     if fields.get("format") == "genius":
-        from tournaments.seasons import rules_for
+        from tournaments.seasons.services import rules_for
 
         rules_for(Tournament(format_options=fields.get("format_options", {})))
 
@@ -980,7 +980,7 @@ def _listed(codes: Any) -> str:
 
 def _after_result(match: Match) -> None:
     if match.stage.format == "genius":
-        from tournaments import seasons
+        from tournaments.seasons import services as seasons
 
         seasons.match_decided(match)
     else:

@@ -1,7 +1,9 @@
 from django.urls import path
 
-from hosting import converters  # noqa: F401  (registers number and code)
-from tournaments import api, export_api, webhook_api
+from hosting.core import converters  # noqa: F401  (registers number and code)
+from tournaments import api
+from tournaments.exports import api as export_api
+from tournaments.webhooks import api as webhook_api
 
 urlpatterns = [
     path("", api.TournamentListView.as_view(), name="api-tournament-list"),

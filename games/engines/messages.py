@@ -3,7 +3,7 @@
 A ``Message`` is the English sentence as a ``str`` (so tests, logs and commands read it as
 before) that also keeps its ``template`` (a ``{name}`` sentence marked for ``makemessages``
 with the local ``gettext_noop``) and the ``params`` that fill it. Where an error becomes a
-user's message, ``hosting.wording.say`` fills the template translated into the user's
+user's message, ``hosting.core.wording.say`` fills the template translated into the user's
 language. ``str()`` of a ``Message``, and of an exception raised with one, is the ``Message``
 itself, so wrapping an error as ``UserError(str(error))`` keeps it translatable.
 

@@ -6,7 +6,7 @@ from django.db import ProgrammingError, connection, transaction
 from django.test import Client
 from rest_framework.test import APIClient
 
-from hosting.roles import ORGANISER
+from hosting.core.roles import ORGANISER
 from tests.tournaments.builders import report_top_seed_wins, staff_admin, started, user
 from tournaments import services
 from tournaments.models import AppendOnly, AuditEntry

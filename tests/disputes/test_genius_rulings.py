@@ -7,15 +7,17 @@ from django.test import Client
 
 from games import services as game_services
 from games.models import GameSession
-from hosting.errors import Conflict
-from hosting.roles import STAFF_ADMIN
+from hosting.core.errors import Conflict
+from hosting.core.roles import STAFF_ADMIN
 from tests.disputes.test_rulings import assert_sound
 from tests.tournaments.builders import open_tournament, staff_admin, user
 from tests.tournaments.test_genius_season import RULES, play_episode
 from tests.tournaments.test_pages import page, section, texts
-from tournaments import disputes, seasons, services
+from tournaments import services
+from tournaments.disputes import services as disputes
 from tournaments.formats import ledger
 from tournaments.models import AuditEntry, Dispute, Entrant, Episode, LedgerEntry, Match
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.test import Client
 from games.models import GameSession
 from tests.disputes.test_rulings import online_match, play
 from tests.tournaments.builders import report_top_seed_wins, staff_admin, started
-from tournaments import disputes
+from tournaments.disputes import services as disputes
 from tournaments.models import AuditEntry, Dispute
 
 pytestmark = pytest.mark.django_db
@@ -74,8 +74,8 @@ def test_an_overturn_on_the_page_shows_its_resets_first_then_applies_exactly_the
 def test_a_settled_death_match_is_overturned_from_the_page_and_the_api_with_its_resets():
     from tests.disputes.test_genius_rulings import filed, four_player_season
     from tests.tournaments.test_genius_season import play_episode
-    from tournaments import seasons
     from tournaments.models import Match
+    from tournaments.seasons import services as seasons
 
     tournament, cast, episode = four_player_season()
     p1, p2, p3, p4 = cast

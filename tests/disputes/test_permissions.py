@@ -7,9 +7,9 @@ from django.db import transaction
 from django.test import Client
 from rest_framework.test import APIClient
 
-from hosting.roles import ORGANISER
+from hosting.core.roles import ORGANISER
 from tests.tournaments.builders import report_top_seed_wins, staff_admin, started, user
-from tournaments import disputes
+from tournaments.disputes import services as disputes
 from tournaments.models import AuditEntry, Dispute, DisputeComment, Match
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,10 @@ from games import replays, verification
 from games import services as game_services
 from games.checks import game_problems
 from games.models import GameSession
-from hosting.errors import Conflict, Forbidden, UserError
+from hosting.core.errors import Conflict, Forbidden, UserError
 from tests.tournaments.builders import report_top_seed_wins, staff_admin, started
-from tournaments import checks, disputes
+from tournaments import checks
+from tournaments.disputes import services as disputes
 from tournaments.models import AuditEntry, Dispute, Match
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import services
-from hosting.roles import ORGANISER, grant
+from hosting.core.roles import ORGANISER, grant
 
 
 def organiser(django_user_model, username: str = "host"):

@@ -14,8 +14,9 @@ from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import no_horizontal_scroll
 from tests.tournaments.builders import user
 from tests.tournaments.test_genius_season import RULES
-from tournaments import seasons, services
+from tournaments import services
 from tournaments.models import Entrant, Match
+from tournaments.seasons import services as seasons
 
 REASON = "The DMO's last pick was recorded twice"
 RULING = "Server log shows a doubled pick; the EC wins the Death Match"

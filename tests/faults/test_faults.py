@@ -16,8 +16,8 @@ import psycopg
 import pytest
 
 from games.models import GameSession
-from hosting.roles import ORGANISER, grant
-from hosting.tokens import token_create
+from hosting.core.roles import ORGANISER, grant
+from hosting.core.tokens import token_create
 from tests.faults import play
 from tests.faults.cluster import WEBS
 

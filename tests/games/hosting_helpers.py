@@ -16,7 +16,7 @@ from games import engines, invites
 from games.engines.base import Engine
 from games.models import GameSession
 from hosting.celery import app
-from hosting.roles import ORGANISER, grant
+from hosting.core.roles import ORGANISER, grant
 from tests.games.engines import tiny
 
 
@@ -79,7 +79,7 @@ def claim(game_id: int, seat: int, client: APIClient | None = None, **body) -> P
 def guest_tokens(game: GameSession, seats: int) -> list[str]:
     """Seat tokens of guests ``P0``, ``P1``, ... who claimed every seat through the service."""
     from games import services
-    from hosting.identity import Guest
+    from hosting.core.identity import Guest
 
     return [
         services.seat_claim(

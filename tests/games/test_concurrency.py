@@ -128,7 +128,7 @@ def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
 
 
 def _guest(number: int):
-    from hosting.identity import Guest
+    from hosting.core.identity import Guest
 
     return Guest(id=f"guest-{number}", name=f"Player {number}")
 

@@ -15,8 +15,8 @@ from games.engines.base import StepRng
 from games.engines.conformance import canonical
 from games.models import GameSession, Seat
 from games.payloads import render_all
-from hosting.errors import Conflict
-from hosting.identity import Guest
+from hosting.core.errors import Conflict
+from hosting.core.identity import Guest
 from tests.games.hosting_helpers import bot_client, claim, create_game, invite
 
 SERVER = bytes(range(32))

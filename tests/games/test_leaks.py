@@ -15,7 +15,7 @@ import pytest
 
 from games import clocks, engines, payloads, public_log, store
 from games.models import GameSession
-from hosting import broadcast
+from hosting.core import broadcast
 from tests.games.hosting_helpers import FakeClock, bot_client, claim, create_game, organiser_client
 from tests.games.test_whole_games import choose
 

@@ -32,7 +32,7 @@ def test_a_stream_that_missed_a_publish_catches_up_from_the_database(
         )
         stream = response.streaming_content.__aiter__()
         assert (await next_message(stream))["version"] == 0
-        monkeypatch.setattr("hosting.broadcast.publish", redis_is_down)
+        monkeypatch.setattr("hosting.core.broadcast.publish", redis_is_down)
         game = await sync_to_async(GameSession.objects.get)(pk=game_id)
         card = game.state["hands"][0][0]
         await sync_to_async(services.act)(

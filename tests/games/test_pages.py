@@ -15,7 +15,7 @@ from games import engines, services
 from games.invites import invite_for
 from games.models import GameSession
 from games.services import SeatSpec
-from hosting.identity import GUEST_SESSION_KEY, Guest
+from hosting.core.identity import GUEST_SESSION_KEY, Guest
 from tests.catalogues import compile_catalogues
 
 pytestmark = pytest.mark.django_db(transaction=True)

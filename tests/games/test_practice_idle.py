@@ -9,9 +9,10 @@ import time
 
 import pytest
 
-from games import rooms, services
+from games import services
 from games.models import GameEvent, GameSession
-from hosting.identity import Guest
+from games.rooms import services as rooms
+from hosting.core.identity import Guest
 from tests.games.hosting_helpers import celery_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)

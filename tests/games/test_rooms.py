@@ -8,8 +8,10 @@ from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import room_codes, rooms, services
+from games import services
 from games.models import GameSession, Room, RoomMember, Seat
+from games.rooms import codes as room_codes
+from games.rooms import services as rooms
 
 pytestmark = pytest.mark.django_db
 
@@ -220,7 +222,7 @@ def test_people_entering_the_queue_together_share_one_table():
 
     from django.db import connections
 
-    from hosting.identity import Guest
+    from hosting.core.identity import Guest
 
     barrier = threading.Barrier(4)
     codes = []

@@ -2,8 +2,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from hosting.identity import guest_for, guest_from_token
-from hosting.roles import ORGANISER, ROLES, STAFF_ADMIN, grant, is_organiser, is_staff_admin
+from hosting.core.identity import guest_for, guest_from_token
+from hosting.core.roles import ORGANISER, ROLES, STAFF_ADMIN, grant, is_organiser, is_staff_admin
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def test_an_expired_or_unknown_session_signs_nobody_in(client):
 
 
 def test_a_signed_in_request_reads_the_same_user_the_orm_would():
-    from hosting.backends import AccountBackend
+    from hosting.core.backends import AccountBackend
 
     ada = get_user_model().objects.create_user("ada", password="a-long-pass-phrase-42")
     loaded = AccountBackend().get_user(ada.pk)
@@ -111,7 +111,7 @@ def test_a_guest_keeps_one_signed_identity_per_session(rf, client):
 
 
 def test_a_tampered_guest_token_is_refused():
-    from hosting.identity import new_guest
+    from hosting.core.identity import new_guest
 
     token = new_guest().token
     assert guest_from_token(token[:-2] + "xx") is None

@@ -165,7 +165,7 @@ def test_a_sealed_answer_is_not_shown_before_the_reveal(client, boss):
     from django.utils import timezone
 
     from tests.tournaments.builders import open_tournament
-    from tournaments import seasons
+    from tournaments.seasons import services as seasons
 
     tournament, cast = open_tournament("genius", 3)
     episode = seasons.season_start(tournament=tournament, by=tournament.organiser)

@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games.engines.refusals import MESSAGES
-from hosting.roles import ORGANISER, STAFF_ADMIN, grant
+from hosting.core.roles import ORGANISER, STAFF_ADMIN, grant
 from tests.games.hosting_helpers import register_tiny
-from tournaments import seasons, services
+from tournaments import services
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from hosting import errors
+from hosting.core import errors
 
 
 def _api_paths(patterns: list, prefix: str = "") -> set[str]:

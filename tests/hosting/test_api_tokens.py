@@ -11,8 +11,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Seat
+from hosting.core.roles import ORGANISER
 from hosting.models import PersonalToken
-from hosting.roles import ORGANISER
 from tests.games.hosting_helpers import FakeClock, claim, register_tiny
 from tests.tournaments.builders import user
 

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from hosting.bind import is_loopback, refuse_debug_beyond_loopback
+from hosting.core.bind import is_loopback, refuse_debug_beyond_loopback
 from tests.games.hosting_helpers import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]

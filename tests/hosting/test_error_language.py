@@ -1,5 +1,5 @@
 """The pure layers' refusals (time controls, format options, engine configs) answer in the
-language the request asks for, through ``hosting.wording``; English stays the default."""
+language the request asks for, through ``hosting.core.wording``; English stays the default."""
 
 import pytest
 from django.test import Client
@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from games.engines.messages import Message
 from games.models import GameSession
-from hosting.wording import say
+from hosting.core.wording import say
 from tests.catalogues import compile_catalogues
 from tests.games.hosting_helpers import organiser_client, register_tiny
 from tests.tournaments.builders import open_tournament, user

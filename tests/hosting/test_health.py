@@ -3,8 +3,8 @@ import redis
 
 from hosting import heartbeats
 from hosting.celery import app
+from hosting.core.scheduler import Scheduler
 from hosting.heartbeats import BeatScheduler
-from hosting.scheduler import Scheduler
 from tests.games.hosting_helpers import celery_worker, wait_for
 
 pytestmark = pytest.mark.django_db

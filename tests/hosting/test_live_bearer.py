@@ -11,7 +11,7 @@ from django.test import AsyncClient
 
 from games import services
 from games.services import SeatSpec
-from hosting import tokens
+from hosting.core import tokens
 from tests.games.hosting_helpers import register_tiny
 from tests.games.test_live import next_message
 from tests.tournaments.builders import organiser, user

@@ -128,7 +128,7 @@ def test_seed_demo_prints_the_organiser_password(django_user_model, settings):
 def test_the_admin_shows_no_running_games_secrets(admin_client):
     from games import invites, services
     from games.services import SeatSpec
-    from hosting.identity import Guest
+    from hosting.core.identity import Guest
     from tests.games.hosting_helpers import register_tiny
 
     register_tiny()

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from hosting.roles import is_organiser, is_staff_admin
+from hosting.core.roles import is_organiser, is_staff_admin
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -27,10 +27,10 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from hosting import tokens
+from hosting.core import tokens
 from tests.games.hosting_helpers import register_tiny
 from tests.tournaments.builders import started
-from tournaments import webhooks
+from tournaments.webhooks import services as webhooks
 
 EXAMPLES = 6
 CHECKS = [

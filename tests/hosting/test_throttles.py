@@ -9,7 +9,7 @@ from django.core.cache import caches
 from django.test import RequestFactory, override_settings
 from rest_framework.test import APIClient
 
-from hosting.throttles import retry_after
+from hosting.core.throttles import retry_after
 from tests.games.hosting_helpers import (
     claim,
     create_game,

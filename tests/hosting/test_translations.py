@@ -107,7 +107,7 @@ def _placeholders(template: str) -> list[str]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_pure_layer_sentence_is_translated_with_the_same_placeholders(catalogues, language):
     """The errors of time controls, formats, tie-breaks and engine configs, and the engines'
-    refusals, reach people through ``hosting.wording`` by their English template: each one
+    refusals, reach people through ``hosting.core.wording`` by their English template: each one
     has a translation (not fuzzy: msgfmt leaves those out) that fills the same placeholders."""
     templates = _pure_templates()
     assert len(templates) > 250  # the refusals and the validation sentences

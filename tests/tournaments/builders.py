@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from hosting.roles import ORGANISER, STAFF_ADMIN, grant
+from hosting.core.roles import ORGANISER, STAFF_ADMIN, grant
 from tests.games.hosting_helpers import register_tiny
 from tournaments import services
 from tournaments.models import Tournament

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import GameSession
-from hosting.roles import ORGANISER, STAFF_ADMIN
+from hosting.core.roles import ORGANISER, STAFF_ADMIN
 from tests.games.hosting_helpers import FakeClock, register_tiny
 from tests.tournaments.builders import open_tournament, started, user
 from tournaments.models import Episode, Tournament

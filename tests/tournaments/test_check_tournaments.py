@@ -7,8 +7,8 @@ from django.core.management import CommandError, call_command
 
 from tests.tournaments.builders import open_tournament, report_top_seed_wins, started
 from tests.tournaments.test_genius_season import RULES, play_episode
-from tournaments import seasons
 from tournaments.models import Entrant, Episode, LedgerEntry, Match
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from hosting.errors import Conflict
-from hosting.roles import STAFF_ADMIN
+from hosting.core.errors import Conflict
+from hosting.core.roles import STAFF_ADMIN
 from tests.tournaments.builders import open_tournament, user
 from tournaments import checks, services
 from tournaments.models import AuditEntry, Match

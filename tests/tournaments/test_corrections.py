@@ -4,15 +4,16 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import GameSession
-from hosting.errors import Conflict
+from hosting.core.errors import Conflict
 from tests.tournaments.builders import (
     open_tournament,
     report_top_seed_wins,
     staff_admin,
     started,
 )
-from tournaments import checks, seasons, services
+from tournaments import checks, services
 from tournaments.models import AuditEntry
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
 

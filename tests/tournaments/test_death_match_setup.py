@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 from games.models import GameSession
 from tests.tournaments.builders import open_tournament
 from tests.tournaments.test_genius_season import RULES
-from tournaments import seasons
 from tournaments.models import AuditEntry, Episode
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
 

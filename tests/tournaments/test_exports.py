@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import GameSession
-from hosting.roles import ORGANISER
+from hosting.core.roles import ORGANISER
 from tests.games.hosting_helpers import FakeClock
 from tests.tournaments.builders import open_tournament, started, user
 from tournaments import services

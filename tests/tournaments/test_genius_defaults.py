@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from games import services as game_services
-from hosting.roles import ORGANISER
+from hosting.core.roles import ORGANISER
 from tests.games.hosting_helpers import FakeClock, register_tiny
 from tests.tournaments.builders import user
 from tests.tournaments.test_api import client_for, get, post

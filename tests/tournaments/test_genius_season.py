@@ -6,11 +6,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from hosting.errors import Conflict, Forbidden
+from hosting.core.errors import Conflict, Forbidden
 from tests.tournaments.builders import open_tournament
-from tournaments import seasons, services
+from tournaments import services
 from tournaments.formats import FormatError, genius
 from tournaments.models import AuditEntry, Entrant, Episode, LedgerEntry
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
 

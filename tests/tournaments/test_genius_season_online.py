@@ -10,8 +10,8 @@ from games import services as game_services
 from games.models import GameSession
 from tests.games.hosting_helpers import FakeClock
 from tests.tournaments.builders import open_tournament
-from tournaments import seasons
 from tournaments.models import AuditEntry, Entrant, Match
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -3,12 +3,13 @@
 import pytest
 from django.test import Client
 
-from hosting.roles import STAFF_ADMIN
+from hosting.core.roles import STAFF_ADMIN
 from tests.games.hosting_helpers import register_tiny
 from tests.tournaments.builders import open_tournament, started, user
 from tests.tournaments.test_genius_season import RULES
-from tournaments import seasons, services
+from tournaments import services
 from tournaments.models import AuditEntry, Entrant, Episode, Tournament
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
 

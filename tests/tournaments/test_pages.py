@@ -9,8 +9,9 @@ from django.utils import timezone, translation
 
 from tests.tournaments.builders import open_tournament, report_top_seed_wins, started, user
 from tests.tournaments.test_genius_season import RULES, play_episode
-from tournaments import seasons, services
+from tournaments import services
 from tournaments.models import Tournament
+from tournaments.seasons import services as seasons
 from tournaments.templatetags import tournament_pages as labels
 
 pytestmark = pytest.mark.django_db
@@ -333,7 +334,7 @@ def test_players_send_sealed_answers_name_the_ec_give_a_tol_and_pick_a_dmo():
     players[0].post(f"{url}episodes/1/submit", {"text": "7"})
     html = page(players[0], url)
     submission = episode.submissions.get()
-    from tournaments.views import receipt
+    from tournaments.views.public import receipt
 
     assert receipt(submission) in html and "Replace my answer" in html
     assert receipt(submission) not in page(players[1], url)  # a receipt is its owner's

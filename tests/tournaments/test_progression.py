@@ -2,7 +2,7 @@
 
 import pytest
 
-from hosting.errors import Conflict, Forbidden
+from hosting.core.errors import Conflict, Forbidden
 from tests.tournaments.builders import report_top_seed_wins, staff_admin, started
 from tournaments import services
 from tournaments.models import AuditEntry, Match

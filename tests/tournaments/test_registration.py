@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from hosting.errors import Conflict, Forbidden
+from hosting.core.errors import Conflict, Forbidden
 from tests.games.hosting_helpers import register_tiny
 from tests.tournaments.builders import organiser, user
 from tournaments import services

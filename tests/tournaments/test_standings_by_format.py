@@ -11,8 +11,9 @@ from django.core.management import call_command
 from tests.games.hosting_helpers import register_tiny
 from tests.tournaments.builders import open_tournament, organiser, started
 from tests.tournaments.test_api import client_for, get, post, ready_matches
-from tournaments import seasons, services
+from tournaments import services
 from tournaments.models import Entrant, Tournament
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
 

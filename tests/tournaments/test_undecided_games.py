@@ -10,8 +10,9 @@ from games.models import GameSession
 from tests.games.hosting_helpers import FakeClock
 from tests.tournaments.builders import open_tournament, started
 from tests.tournaments.test_api import client_for
-from tournaments import seasons, services
+from tournaments import services
 from tournaments.models import AuditEntry, Match, Tournament
+from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
 
@@ -119,7 +120,7 @@ def test_a_genius_death_match_still_goes_to_the_dmo_but_the_final_is_replayed(ru
 
 
 def test_an_unknown_undecided_rule_is_refused_and_nothing_is_created():
-    from hosting.roles import ORGANISER
+    from hosting.core.roles import ORGANISER
     from tests.tournaments.builders import user
 
     host = client_for(user("host", ORGANISER))

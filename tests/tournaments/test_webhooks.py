@@ -9,13 +9,14 @@ import base64
 import pytest
 from django.test import override_settings
 
-from hosting.errors import Forbidden, UserError
+from hosting.core.errors import Forbidden, UserError
 from tests.games.hosting_helpers import celery_worker, wait_for
 from tests.tournaments.builders import open_tournament, report_top_seed_wins, staff_admin, user
 from tests.tournaments.webhook_receiver import expected_signature, receiver
-from tournaments import services, webhooks
+from tournaments import services
 from tournaments.events import EVENTS
 from tournaments.models import WebhookDelivery
+from tournaments.webhooks import services as webhooks
 
 # -- signing --------------------------------------------------------------------------------
 
@@ -302,7 +303,7 @@ def test_without_redis_the_in_process_scheduler_sends_and_retries(transactional_
 
     from django import db
 
-    from hosting.scheduler import scheduler
+    from hosting.core.scheduler import scheduler
 
     tournament, _ = open_tournament("single_elimination", 2)
     with receiver() as site:

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from hosting import tokens
+from hosting.core import tokens
 from tests.games.hosting_helpers import celery_worker, wait_for
 from tests.tournaments.builders import open_tournament
 from tests.tournaments.webhook_receiver import receiver

@@ -1,6 +1,6 @@
 """Disputes where the parties meet them: on the game's page (file one, see its state) and on
 the tournament's page (the decisions on their matches). Each tag shows a reader only the
-disputes ``tournaments.disputes.visible_to`` gives them."""
+disputes ``tournaments.disputes.services.visible_to`` gives them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from tournaments import disputes
+from tournaments.disputes import services as disputes
 from tournaments.models import MatchGame, Tournament
 
 register = template.Library()

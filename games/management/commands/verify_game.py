@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import GameSession
 from games.verification import verify_game
-from hosting.errors import UserError
+from hosting.core.errors import UserError
 
 
 class Command(BaseCommand):

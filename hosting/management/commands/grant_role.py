@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from hosting.roles import ORGANISER, STAFF_ADMIN, grant, revoke
+from hosting.core.roles import ORGANISER, STAFF_ADMIN, grant, revoke
 
 # The command's spelling of each role (one word, for the shell) -> its group.
 ROLE_NAMES = {"organiser": ORGANISER, "staff_admin": STAFF_ADMIN}

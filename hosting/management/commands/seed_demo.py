@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from hosting.roles import ORGANISER, grant
+from hosting.core.roles import ORGANISER, grant
 from tournaments.models import Entrant, Tournament
 
 DEMO_PLAYERS = ["ada", "brook", "cyrus", "dana", "eli", "fern"]

@@ -22,7 +22,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from hosting.bind import refuse_debug_beyond_loopback
+from hosting.core.bind import refuse_debug_beyond_loopback
 
 RESTART_DELAY_SECONDS = 1.0
 
@@ -125,7 +125,7 @@ class Command(BaseCommand):
     def start_scheduler(self) -> list[Child]:
         """No Redis: deadlines, windows and computer players run on an in-process thread."""
         from games.timers import sweep_overdue
-        from hosting.scheduler import scheduler
+        from hosting.core.scheduler import scheduler
         from hosting.tasks import clear_expired_sessions
 
         scheduler.every(1.0, sweep_overdue)

@@ -14,8 +14,9 @@ from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import no_horizontal_scroll, sticking_out
 from tests.tournaments.builders import open_tournament, user
 from tests.tournaments.test_genius_season import RULES
-from tournaments import seasons, services
+from tournaments import services
 from tournaments.models import Entrant
+from tournaments.seasons import services as seasons
 
 PHONE = {"width": 360, "height": 740}
 

@@ -15,8 +15,9 @@ from tests.e2e.a11y import serious_violations
 from tests.e2e.test_drafting_trios import act_if_asked
 from tests.tournaments.builders import user
 from tests.tournaments.test_genius_season import RULES
-from tournaments import seasons, services
+from tournaments import services
 from tournaments.models import Entrant, Episode
+from tournaments.seasons import services as seasons
 
 ANSWER_SECONDS = 25
 

@@ -15,7 +15,8 @@ from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import no_horizontal_scroll
 from tests.tournaments.builders import open_tournament, report_top_seed_wins, started, user
 from tests.tournaments.test_genius_season import RULES, play_episode
-from tournaments import seasons, services
+from tournaments import services
+from tournaments.seasons import services as seasons
 
 PHONE = {"width": 360, "height": 740}
 

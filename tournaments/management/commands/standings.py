@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from hosting.errors import UserError
+from hosting.core.errors import UserError
 from tournaments.formats import FormatError
 from tournaments.formats.json_api import placements_json, standings_json
 from tournaments.management.commands._json_io import read_state

@@ -1,0 +1,183 @@
+"""The rooms' JSON API: parse, call one rooms service, answer the room as the asker
+sees it. Browsers hold their guest identity in the session; a signed-in user writes with CSRF.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.engines.color_clash import config as clash_config
+from games.models import Room
+from games.rooms import services as rooms
+from hosting.core.bearer import enforce_csrf
+from hosting.core.errors import NotFound
+from hosting.core.identity import guest_for
+from hosting.core.throttles import Limit, count_failure, failures_wait
+
+WRONG_CODE_SCOPE = "room_code"
+
+
+class RoomCreateLimit(Limit):
+    scope = "room_create"
+
+
+class RoomJoinLimit(Limit):
+    scope = "room_join"
+
+
+class QuickLimit(Limit):
+    scope = "quick"
+
+
+class RoomInput(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=clash_config.MODES, default="classic")
+    match = serializers.ChoiceField(choices=list(clash_config.MATCHES), required=False)
+    turn_seconds = serializers.ChoiceField(choices=clash_config.TURN_SECONDS, required=False)
+
+
+class PracticeInput(serializers.Serializer):
+    computers = serializers.IntegerField(min_value=1, max_value=rooms.MAX_COMPUTERS, default=3)
+    mode = serializers.ChoiceField(choices=clash_config.MODES, default="classic")
+    turn_seconds = serializers.ChoiceField(choices=clash_config.TURN_SECONDS, required=False)
+
+
+class ReadyInput(serializers.Serializer):
+    ready = serializers.BooleanField(default=True)
+
+
+class RemoveInput(serializers.Serializer):
+    member = serializers.IntegerField(min_value=1)
+
+
+def person_of(request: HttpRequest, *, keep: bool = True) -> rooms.Person:
+    """The asker: their account, else this browser's guest, made on first use and kept in
+    the session when ``keep`` (a write; a read by a stranger leaves no session behind)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return rooms.Person(user=user)
+    return rooms.Person(guest=guest_for(request, keep=keep))
+
+
+def room_by_code(request: HttpRequest, code: str) -> Room:
+    """The room a code names. Wrong codes are counted per client, and once too many were
+    tried every lookup is refused for a while, right or wrong, so codes cannot be found
+    by trying."""
+    wait = failures_wait(request, WRONG_CODE_SCOPE)
+    if wait is not None:
+        raise exceptions.Throttled(
+            wait, detail=_("too many wrong room codes; try again in %(wait)s s") % {"wait": wait}
+        )
+    room = rooms.find_room(code)
+    if room is None or room.status == Room.Status.CLOSED:
+        count_failure(request, WRONG_CODE_SCOPE)
+        raise NotFound(_("no room has that code"))
+    return room
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _writing(request: Request) -> rooms.Person:
+    person = person_of(request)
+    if person.signed_in:
+        enforce_csrf(request)
+    return person
+
+
+def _answer(request: Request, room: Room, person: rooms.Person, status: int = 200) -> Response:
+    fresh = rooms.find_room(room.code) or room
+    body = rooms.room_payload(fresh, person)
+    body["url"] = request.build_absolute_uri(f"/r/{fresh.code}")
+    if fresh.game_id:
+        body["game_url"] = request.build_absolute_uri(f"/games/{fresh.game_id}/")
+    return Response(body, status=status)
+
+
+class RoomCreateView(APIView):
+    throttle_classes = [RoomCreateLimit]
+
+    def post(self, request: Request) -> Response:
+        person = _writing(request)
+        data = _valid(RoomInput, request.data)
+        room = rooms.room_create(person=person, **data)
+        return _answer(request, room, person, status=201)
+
+
+class RoomDetailView(APIView):
+    def get(self, request: Request, code: str) -> Response:
+        person = person_of(request, keep=False)
+        room = room_by_code(request, code)
+        if person.membership(room) is not None:
+            room = rooms.room_seen(room=room, person=person)
+        return _answer(request, room, person)
+
+
+class RoomJoinView(APIView):
+    throttle_classes = [RoomJoinLimit]
+
+    def post(self, request: Request, code: str) -> Response:
+        person = _writing(request)
+        room = room_by_code(request, code)
+        rooms.room_join(code=room.code, person=person)
+        return _answer(request, room, person)
+
+
+class RoomReadyView(APIView):
+    def post(self, request: Request, code: str) -> Response:
+        person = _writing(request)
+        room = room_by_code(request, code)
+        rooms.room_ready(code=room.code, person=person, **_valid(ReadyInput, request.data))
+        return _answer(request, room, person)
+
+
+class RoomRemoveView(APIView):
+    def post(self, request: Request, code: str) -> Response:
+        person = _writing(request)
+        room = room_by_code(request, code)
+        member = _valid(RemoveInput, request.data)["member"]
+        rooms.room_remove(code=room.code, person=person, member_id=member)
+        return _answer(request, room, person)
+
+
+class RoomLeaveView(APIView):
+    def post(self, request: Request, code: str) -> Response:
+        person = _writing(request)
+        room = room_by_code(request, code)
+        rooms.room_leave(code=room.code, person=person)
+        return _answer(request, room, person)
+
+
+class RoomStartView(APIView):
+    def post(self, request: Request, code: str) -> Response:
+        person = _writing(request)
+        room = room_by_code(request, code)
+        rooms.room_start(code=room.code, person=person)
+        return _answer(request, room, person)
+
+
+class PracticeView(APIView):
+    throttle_classes = [RoomCreateLimit]
+
+    def post(self, request: Request) -> Response:
+        person = _writing(request)
+        room = rooms.practice_start(person=person, **_valid(PracticeInput, request.data))
+        return _answer(request, room, person, status=201)
+
+
+class QuickMatchView(APIView):
+    throttle_classes = [QuickLimit]
+
+    def post(self, request: Request) -> Response:
+        person = _writing(request)
+        room = rooms.quick_enter(person=person)
+        return _answer(request, room, person, status=201)

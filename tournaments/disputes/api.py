@@ -1,0 +1,224 @@
+"""The disputes API (``/api/disputes/``): parse, call one ``tournaments.disputes.services`` service,
+render. Parties read their own disputes, organisers their tournaments', staff admins all;
+only staff admins take, resume and rule. A dispute nobody may read is a 404, as if absent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.models import GameSession
+from hosting.core.errors import Forbidden, UserError
+from hosting.core.roles import is_staff_admin
+from tournaments.api import MAX_ID, Page, _entrant, _id, _match, _tournament, _valid
+from tournaments.disputes import services as disputes
+from tournaments.disputes import steps as dispute_steps
+from tournaments.models import Dispute
+
+# -- input ------------------------------------------------------------------------------------
+
+
+class FileInput(serializers.Serializer):
+    tournament = serializers.SlugField(max_length=140)
+    match = serializers.CharField(max_length=20)
+    game = _id(required=False, allow_null=True)
+    reason = serializers.CharField(max_length=2000)
+    moves = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=2**31 - 1),
+        required=False,
+        default=list,
+        max_length=500,
+    )
+    evidence = serializers.CharField(required=False, default="", allow_blank=True, max_length=5000)
+    pause = serializers.BooleanField(required=False, default=False)
+
+
+class AssignInput(serializers.Serializer):
+    assignee = serializers.CharField(required=False, allow_blank=True, max_length=150)
+
+
+class CommentInput(serializers.Serializer):
+    text = serializers.CharField(max_length=5000)
+
+
+class RulingInput(serializers.Serializer):
+    ruling = serializers.ChoiceField(choices=Dispute.Ruling.values)
+    reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=2000)
+    winner = _id(required=False, allow_null=True)
+    entrant = _id(required=False, allow_null=True)
+    home_score = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e6)
+    away_score = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e6)
+    seq = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=2**31 - 1
+    )
+    # First a dry run lists what the ruling resets; then the ruling, with that same list.
+    dry_run = serializers.BooleanField(required=False, default=False)
+    resets = serializers.ListField(
+        child=serializers.CharField(max_length=20), required=False, max_length=1000
+    )
+
+
+# -- output -----------------------------------------------------------------------------------
+
+
+def _user(person: Any) -> str | None:
+    return person.get_username() if person is not None else None
+
+
+def payload(dispute: Dispute, user: Any) -> dict[str, Any]:
+    """A dispute as its readers see it; the comments are those of the parties, the
+    organiser and the admins, visible to all of them."""
+    match = dispute.match
+    return {
+        "id": dispute.pk,
+        "tournament": dispute.tournament.slug,
+        "match": match.code,
+        "home": match.home.display_name if match.home else None,
+        "away": match.away.display_name if match.away else None,
+        "game": dispute.game_id,
+        "filed_by": _user(dispute.filed_by),
+        "filed_at": dispute.filed_at,
+        "reason": dispute.reason,
+        "moves": dispute.moves,
+        "evidence": dispute.evidence,
+        "status": dispute.status,
+        "assignee": _user(dispute.assignee),
+        "paused_game": dispute.paused_game,
+        "ruling": dispute.ruling or None,
+        "ruling_reason": dispute.ruling_reason,
+        "ruling_data": dispute.ruling_data,
+        "ruled_by": _user(dispute.ruled_by),
+        "ruled_at": dispute.ruled_at,
+        "comments": [
+            {"author": _user(c.author), "role": c.role, "text": c.text, "at": c.at}
+            for c in dispute.comments.select_related("author")
+        ],
+    }
+
+
+def _dispute(dispute_id: int, user: Any) -> Dispute:
+    if dispute_id > MAX_ID:
+        raise UserError(_("no dispute %(id)s") % {"id": dispute_id})
+    return disputes.get_visible(dispute_id, user)
+
+
+class DisputeAPIView(APIView):
+    permission_classes = [IsAuthenticated]
+
+
+class DisputeListView(DisputeAPIView):
+    def get(self, request: Request) -> Response:
+        found = disputes.filtered(disputes.visible_to(request.user), request.query_params)
+        paginator = Page()
+        rows = paginator.paginate_queryset(found.order_by("-filed_at", "-pk"), request, view=self)
+        return paginator.get_paginated_response([payload(d, request.user) for d in rows])
+
+    def post(self, request: Request) -> Response:
+        data = _valid(FileInput, request.data)
+        tournament = _tournament(data["tournament"], request.user)
+        match = _match(tournament, data["match"])
+        game = None
+        if data.get("game") is not None:
+            game = GameSession.objects.filter(pk=data["game"]).first()
+            if game is None:
+                raise UserError(
+                    _("game %(game)s is not one of this match's") % {"game": data["game"]}
+                )
+        dispute = disputes.dispute_file(
+            match=match,
+            by=request.user,
+            reason=data["reason"],
+            game=game,
+            moves=data["moves"],
+            evidence=data["evidence"],
+            pause=data["pause"],
+        )
+        return Response(payload(dispute, request.user), status=201)
+
+
+class DisputeDetailView(DisputeAPIView):
+    def get(self, request: Request, dispute_id: int) -> Response:
+        return Response(payload(_dispute(dispute_id, request.user), request.user))
+
+
+class WithdrawView(DisputeAPIView):
+    def post(self, request: Request, dispute_id: int) -> Response:
+        dispute = disputes.dispute_withdraw(
+            dispute=_dispute(dispute_id, request.user), by=request.user
+        )
+        return Response(payload(dispute, request.user))
+
+
+class AssignView(DisputeAPIView):
+    def post(self, request: Request, dispute_id: int) -> Response:
+        data = _valid(AssignInput, request.data)
+        dispute = _dispute(dispute_id, request.user)
+        assignee = disputes.staff_named(data.get("assignee", ""))
+        dispute = disputes.dispute_assign(dispute=dispute, by=request.user, assignee=assignee)
+        return Response(payload(dispute, request.user))
+
+
+class CommentView(DisputeAPIView):
+    def post(self, request: Request, dispute_id: int) -> Response:
+        data = _valid(CommentInput, request.data)
+        dispute = _dispute(dispute_id, request.user)
+        disputes.dispute_comment(dispute=dispute, by=request.user, text=data["text"])
+        return Response(payload(dispute, request.user), status=201)
+
+
+class ResumeView(DisputeAPIView):
+    def post(self, request: Request, dispute_id: int) -> Response:
+        dispute = _dispute(dispute_id, request.user)
+        seconds = disputes.dispute_resume(dispute=dispute, by=request.user)
+        return Response({**payload(dispute, request.user), "paused_seconds": seconds})
+
+
+class RulingView(DisputeAPIView):
+    def post(self, request: Request, dispute_id: int) -> Response:
+        dispute = _dispute(dispute_id, request.user)
+        if not is_staff_admin(request.user):  # before reading the body: one answer, a 403
+            raise Forbidden(_("only staff admins do that"))
+        data = _valid(RulingInput, request.data)
+        winner = _entrant(dispute.tournament, data["winner"]) if data.get("winner") else None
+        if data["dry_run"]:
+            preview = disputes.dispute_preview(
+                dispute=dispute, by=request.user, ruling=data["ruling"], winner=winner
+            )
+            return Response(
+                {
+                    "dry_run": True,
+                    "ruling": preview.ruling,
+                    "resets": list(preview.resets),
+                    "refills": list(preview.refills),
+                }
+            )
+        entrant = _entrant(dispute.tournament, data["entrant"]) if data.get("entrant") else None
+        dispute = disputes.dispute_rule(
+            dispute=dispute,
+            by=request.user,
+            ruling=data["ruling"],
+            reason=data["reason"],
+            winner=winner,
+            resets=data.get("resets"),
+            home_score=data.get("home_score"),
+            away_score=data.get("away_score"),
+            entrant=entrant,
+            seq=data.get("seq"),
+        )
+        return Response(payload(dispute, request.user))
+
+
+class StepsView(DisputeAPIView):
+    """The disputed game step by step with the full state: staff admins only."""
+
+    def get(self, request: Request, dispute_id: int) -> Response:
+        dispute = _dispute(dispute_id, request.user)
+        if not is_staff_admin(request.user):
+            raise Forbidden(_("only staff admins step through the full state"))
+        return Response(dispute_steps.log(dispute))

@@ -1,0 +1,562 @@
+"""Public tournament pages: parse, read what the API computes, render.
+
+The pages draw exactly the payloads the JSON API answers (``api._detail`` for the tournament,
+``services.standings`` for the table): a bracket, crosstable or standings row on a page is the
+one a bot reads. Player forms post here and call the same services as the API, so they meet
+the same refusals, shown in the page instead of JSON.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from typing import Any
+
+import redis
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from games import engines
+from hosting.core.errors import NotFound, UserError
+from tournaments import adapters, api, bracket_layout, form_feedback, live, services, tables
+from tournaments.formats import genius
+from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
+from tournaments.seasons import services as seasons
+from tournaments.templatetags.tournament_pages import FORMATS, TOURNAMENT_STATUS
+
+PAGE_SIZE = 50
+
+
+def visible_tournament(slug: str, user: Any) -> Tournament:
+    """As the API: any tournament by its link (unlisted too), a draft only to who runs it."""
+    try:
+        return api._tournament(slug, user)
+    except NotFound:
+        raise Http404 from None
+
+
+# -- the list ---------------------------------------------------------------------------------
+
+
+class ListFilter(forms.Form):
+    game = forms.ChoiceField(label=_("Game"), required=False)
+    format = forms.ChoiceField(
+        label=_("Format"), required=False, choices=[("", _("Any format")), *FORMATS.items()]
+    )
+    status = forms.ChoiceField(
+        label=_("Status"),
+        required=False,
+        choices=[("", _("Any status"))]
+        + [(k, v) for k, v in TOURNAMENT_STATUS.items() if k != "draft"],
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        games = [(key, engines.get(key).name) for key in engines.ENGINE_MODULES]
+        self.fields["game"].choices = [("", _("Any game")), *games]
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    form = ListFilter(request.GET or None)
+    tournaments = (
+        Tournament.objects.public()
+        .select_related("organiser")
+        .annotate(entrant_count=Count("entrants", filter=Q(entrants__status__in=adapters.ACTIVE)))
+        .order_by("-created", "-pk")
+    )
+    if form.is_valid():
+        chosen = {k: v for k, v in form.cleaned_data.items() if v}
+        tournaments = tournaments.filter(**chosen)
+    page = Paginator(tournaments, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "tournaments/list.html",
+        {"form": form, "page": page, "query": query.urlencode()},
+    )
+
+
+@login_required
+@require_GET
+def my_tournaments(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's entries, each with its next match, and what they organise."""
+    entries = (
+        Entrant.objects.filter(user=request.user)
+        .select_related("tournament")
+        .order_by("-tournament__created", "-pk")
+    )
+    waiting = Q(status__in=("ready", "live"))
+    next_matches: dict[int, Match] = {}
+    for match in (
+        Match.objects.filter(waiting, Q(home__user=request.user) | Q(away__user=request.user))
+        .select_related("home", "away", "stage")
+        .prefetch_related("match_games")
+        .order_by("pk")
+    ):
+        next_matches.setdefault(match.stage.tournament_id, match)
+    rows = []
+    for entry in entries:
+        match = next_matches.get(entry.tournament_id)
+        opponent = None
+        if match is not None:
+            opponent = match.away if match.home_id == entry.pk else match.home
+        games = [link.game_id for link in match.match_games.all()] if match else []
+        rows.append({"entry": entry, "match": match, "opponent": opponent, "games": games})
+    organised = Tournament.objects.filter(organiser=request.user).order_by("-created")
+    context = {"rows": rows, "organised": organised}
+    return render(request, "tournaments/mine.html", context)
+
+
+# -- one tournament ---------------------------------------------------------------------------
+
+
+def board(tournament: Tournament) -> dict[str, Any]:
+    """What the board shows, as the API computes it: the latest stage drawn by its format,
+    and the standings (or the reason they cannot be computed)."""
+    detail = api._detail(tournament.slug)
+    stage = detail["stages"][-1] if detail["stages"] else None
+    context: dict[str, Any] = {"detail": detail, "stage": stage, "kind": None}
+    if stage is None:
+        return context
+    if stage["format"] == "round_robin":
+        context["kind"] = "crosstable"
+        context["crosstables"] = tables.crosstables(stage, detail["entrants"])
+    elif stage["format"] == "swiss":
+        context["kind"] = "swiss"
+        context["swiss_rounds"] = tables.swiss_rounds(stage)
+    elif stage["format"] == "genius":
+        context["kind"] = "season"
+        context["season"] = season_board(tournament, detail)
+    else:
+        context["kind"] = "bracket"
+        context["sections"] = bracket_layout.sections(stage)
+    try:
+        table = services.standings_table(tournament=tournament)
+    except UserError as error:
+        context["standings_error"] = error.message
+    else:
+        context["standings"] = table["standings"]
+        context["regulations"] = table["regulations"]
+        # Knockouts and seasons rank by how far each entrant went, the others by points.
+        context["placed"] = table["ranking"] != "points"
+    context["points"] = {row["entrant"]: row["points"] for row in context.get("standings", [])}
+    chain = [key for key in tournament.tiebreaks if key != "points"]
+    context["chain"] = [] if context.get("placed") else chain
+    return context
+
+
+def season_board(tournament: Tournament, detail: dict[str, Any]) -> dict[str, Any]:
+    """The season as the API records it, arranged by episode: each with its MM, EC, DMO,
+    Death Matches and who went out; the cast with ToL and garnets; the ledger. Sealed answers
+    appear only for episodes whose MM the host has revealed."""
+    names = {e["id"]: e["name"] for e in detail["entrants"]}
+    episodes = detail.get("episodes", [])
+    current = episodes[-1] if episodes else None
+    tokens = current["tokens"] if current else {}
+    balances = detail.get("balances", {})
+    matches_by_episode: dict[int, list[dict[str, Any]]] = {}
+    for stage in detail["stages"]:
+        for round_ in stage["rounds"]:
+            matches_by_episode.setdefault(round_["number"], []).extend(round_["matches"])
+    every_match = [m for matches in matches_by_episode.values() for m in matches]
+    final = next((m for m in every_match if m["code"] == "FINAL"), None)
+    champion = final["winner"] if final and final["status"] == "finished" else None
+    revealed = [e["number"] for e in episodes if e["mm_revealed"]]
+    answers: dict[int, list[SealedSubmission]] = {}
+    submissions = SealedSubmission.objects.filter(
+        episode__tournament=tournament, episode__number__in=revealed
+    ).select_related("episode", "entrant")
+    for submission in submissions.order_by("submitted_at", "pk"):
+        answers.setdefault(submission.episode.number, []).append(submission)
+    cast = [
+        {
+            "id": e["id"],
+            "name": e["name"],
+            "eliminated_in": e["eliminated_in"],
+            "champion": e["id"] == champion,
+            "tokens": tokens.get(str(e["id"]), tokens.get(e["id"], 0)),
+            "garnets": balances.get(e["id"], balances.get(str(e["id"]), 0)),
+        }
+        for e in detail["entrants"]
+        if e["status"] in adapters.ACTIVE
+    ]
+    ledger = tournament.ledger.select_related("entrant", "to").order_by("pk")
+    return {
+        "cast": cast,
+        "ledger": list(ledger),
+        "episodes": [
+            {
+                **episode,
+                "winners": [names.get(i, i) for i in episode["winners"]],
+                "losers": [names.get(i, i) for i in episode["losers"]],
+                "ecs": [names.get(i, i) for i in episode["ecs"]],
+                "picks": [
+                    (names.get(int(ec), ec), names.get(dmo, dmo))
+                    for ec, dmo in episode["dmos"].items()
+                ],
+                "death_matches": matches_by_episode.get(episode["number"], []),
+                "eliminated": [
+                    e["name"] for e in detail["entrants"] if e["eliminated_in"] == episode["number"]
+                ],
+                "answers": answers.get(episode["number"], []),
+            }
+            for episode in reversed(episodes)
+        ],
+    }
+
+
+def my_entry(tournament: Tournament, user: Any) -> dict[str, Any]:
+    """The signed-in player's entry, their place on the waitlist and their next match (the
+    first ready or live one that has them on a side)."""
+    if not user.is_authenticated:
+        return {}
+    entrant = tournament.entrants.filter(user=user).first()
+    context: dict[str, Any] = {"entrant": entrant}
+    if entrant is None:
+        return context
+    if entrant.status == Entrant.Status.WAITLISTED:
+        order = list(services.waiting_list(tournament).values_list("pk", flat=True))
+        context["waitlist_position"] = order.index(entrant.pk) + 1
+    match = (
+        Match.objects.filter(stage__tournament=tournament, status__in=("ready", "live"))
+        .filter(Q(home=entrant) | Q(away=entrant))
+        .select_related("home", "away")
+        .order_by("pk")
+        .first()
+    )
+    if match is not None:
+        opponent = match.away if match.home_id == entrant.pk else match.home
+        links = match.match_games.order_by("number").select_related("game")
+        played = [link.game for link in links]
+        current = played[-1] if played and match.status == Match.Status.LIVE else None
+        context["next_match"] = {
+            "code": match.code,
+            "status": match.status,
+            "games": [game.pk for game in played],
+            # When it began (the game's start, else when it became ready) and the clock's
+            # next deadline, both public on the game's own page.
+            "since": (current.started if current else None) or match.updated,
+            "deadline": current.next_deadline if current else None,
+        }
+        context["opponent"] = {"name": opponent.display_name if opponent else None}
+    return context
+
+
+def receipt(submission: SealedSubmission) -> str:
+    """The SHA-256 of a sealed answer as stored (season, episode, entrant, time, text): the
+    player keeps it, and after the reveal anyone can check the answer shown is the one sent."""
+    episode = submission.episode
+    record = "\n".join(
+        [
+            episode.tournament.slug,
+            str(episode.number),
+            str(submission.entrant_id),
+            submission.submitted_at.isoformat(),
+            submission.text,
+        ]
+    )
+    return hashlib.sha256(record.encode()).hexdigest()
+
+
+def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]:
+    """What the player may do in the current episode: send a sealed answer, name the EC,
+    give a ToL, pick a DMO among the eligible (the rules' own list), transfer garnets."""
+    episode = tournament.episodes.order_by("-number").first()
+    if entrant is None or episode is None or entrant.status not in adapters.ACTIVE:
+        return {}
+    season = seasons.season_for(tournament, episode)
+    names = dict(tournament.entrants.values_list("pk", "display_name"))
+    context: dict[str, Any] = {"episode": episode, "still_in": entrant.pk in season.players}
+    mine = episode.submissions.filter(entrant=entrant).select_related("episode__tournament")
+    submission = mine.first()
+    if submission is not None:
+        context["submission"] = submission
+        context["receipt"] = receipt(submission)
+    context["can_submit"] = (
+        context["still_in"]
+        and episode.status == Episode.Status.MAIN_MATCH
+        and episode.mm_deadline is not None
+        and episode.mm_deadline > timezone.now()
+        and (submission is None or seasons.rules_for(tournament).sealed_edits)
+    )
+    context["sealed_edits"] = seasons.rules_for(tournament).sealed_edits
+    if episode.status == Episode.Status.CANDIDATES and entrant.pk in episode.winners:
+        context["candidates"] = [(pk, names[pk]) for pk in episode.losers]
+    if episode.status == Episode.Status.TOKENS and episode.tokens_to_give.get(str(entrant.pk)):
+        context["receivers"] = [
+            (pk, names[pk]) for pk in season.players if pk != entrant.pk and pk not in episode.ecs
+        ]
+    picking = episode.status == Episode.Status.OPPONENTS and entrant.pk in episode.ecs
+    if picking and str(entrant.pk) not in episode.dmos:
+        if seasons.dmo_pick_overdue(episode):
+            context["pick_overdue"] = True  # the host picks for them now
+        else:
+            eligible = genius.eligible_opponents(season, seasons.episode_for(episode))
+            context["eligible"] = [(pk, names[pk]) for pk in eligible]
+            context["dmo_deadline"] = episode.dmo_deadline
+    others = [(pk, names[pk]) for pk in season.players if pk != entrant.pk]
+    context["transfer_to"] = others if context["still_in"] else []
+    return context
+
+
+BOARD_SECONDS = 600  # a bound on any staleness, should a version bump ever be lost
+
+
+def board_html(request: HttpRequest, tournament: Tournament) -> str:
+    """The board as HTML, rendered once per version of the tournament and language: the
+    board is the same for every viewer, and after each result every open page fetches it."""
+    version = live.current_version(tournament.pk)
+    key = (
+        f"tournaments:board:{tournament.pk}:{tournament.created.timestamp()}:"
+        f"{version}:{get_language()}"
+    )
+    html = None
+    if version is not None:
+        try:
+            html = cache.get(key)
+        except (redis.RedisError, OSError):
+            version = None
+    if html is None:
+        context = {"tournament": tournament, "board": board(tournament)}
+        html = render_to_string("tournaments/board.html", context, request)
+        if version is not None:
+            with contextlib.suppress(redis.RedisError, OSError):
+                cache.set(key, html, BOARD_SECONDS)
+    return html
+
+
+def entrants_list(tournament: Tournament) -> list[dict[str, Any]]:
+    return [
+        {"name": e.display_name, "seed": e.seed, "status": e.status}
+        for e in tournament.entrants.all()
+    ]
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    return _detail(request, visible_tournament(slug, request.user))
+
+
+def _detail(
+    request: HttpRequest,
+    tournament: Tournament,
+    told: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The tournament page; ``told`` is the feedback of a player's htmx-posted form."""
+    slug = tournament.slug
+    entry = my_entry(tournament, request.user)
+    started = tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
+    season = tournament.format == genius.KEY and started
+    context = {
+        "tournament": tournament,
+        "board_html": board_html(request, tournament),
+        "entrants": entrants_list(tournament),
+        "me": entry,
+        "runs": api._runs(tournament, request.user),
+        "my_season": my_season(tournament, entry.get("entrant")) if season else {},
+        "embed_url": request.build_absolute_uri(reverse("tournament-embed", args=[slug])),
+        "feedback": told,
+    }
+    return render(request, "tournaments/detail.html", context, status=status)
+
+
+@require_GET
+def tournament_board(request: HttpRequest, slug: str) -> HttpResponse:
+    """The board alone: what the live stream's listeners fetch when a result lands."""
+    tournament = visible_tournament(slug, request.user)
+    return HttpResponse(board_html(request, tournament))
+
+
+@require_GET
+@xframe_options_exempt
+def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
+    """Bracket or standings only, for other sites' iframes (any origin may frame it)."""
+    tournament = visible_tournament(slug, request.user)
+    context = {"tournament": tournament, "board_html": board_html(request, tournament)}
+    response = render(request, "tournaments/embed.html", context)
+    response["Content-Security-Policy"] = "frame-ancestors *"
+    return response
+
+
+# -- a player's own entry ---------------------------------------------------------------------
+
+
+def _acted(request: HttpRequest, slug: str, action: Any, done: str) -> HttpResponse:
+    """Run one service call for the signed-in player; its refusal is shown, not raised."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('tournament-detail', args=[slug])}")
+    tournament = visible_tournament(slug, request.user)
+    try:
+        action(tournament)
+    except UserError as error:
+        if form_feedback.is_htmx(request):  # shown inside the form that was sent
+            told = form_feedback.feedback(request, [error.message], ok=False)
+            return form_feedback.answered(_detail(request, tournament, told, error.status), told)
+        messages.error(request, error.message)
+    else:
+        if form_feedback.is_htmx(request):
+            return _detail(request, tournament, form_feedback.feedback(request, [done], ok=True))
+        messages.success(request, done)
+    return redirect("tournament-detail", slug=slug)
+
+
+def _mine(tournament: Tournament, user: Any) -> Entrant:
+    entrant = tournament.entrants.filter(user=user).first()
+    if entrant is None:
+        raise UserError(str(_("You have no entry in this tournament.")))
+    return entrant
+
+
+class RegisterForm(forms.Form):
+    display_name = forms.CharField(label=_("Name shown to others"), max_length=80, required=False)
+
+
+@require_POST
+def register(request: HttpRequest, slug: str) -> HttpResponse:
+    """Register; when the tournament is full the service puts the entry on the waitlist and
+    the page shows its place there."""
+    form = RegisterForm(request.POST)
+    name = form.cleaned_data["display_name"] if form.is_valid() else ""
+    return _acted(
+        request,
+        slug,
+        lambda t: services.entrant_register(tournament=t, user=request.user, display_name=name),
+        _("Your registration is recorded."),
+    )
+
+
+@require_POST
+def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+    return _acted(
+        request,
+        slug,
+        lambda t: services.entrant_withdraw(entrant=_mine(t, request.user), by=request.user),
+        _("You have withdrawn."),
+    )
+
+
+@require_POST
+def check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    return _acted(
+        request,
+        slug,
+        lambda t: services.entrant_check_in(entrant=_mine(t, request.user), by=request.user),
+        _("You are checked in."),
+    )
+
+
+# -- a player's part in a Genius season -------------------------------------------------------
+
+
+def _episode(tournament: Tournament, number: int) -> Episode:
+    try:
+        return api._episode(tournament, number)
+    except NotFound:
+        raise Http404 from None
+
+
+class SealedForm(forms.Form):
+    text = forms.CharField(max_length=2000, strip=False)
+
+
+@require_POST
+def sealed_submit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    form = SealedForm(request.POST)
+    text = form.cleaned_data["text"] if form.is_valid() else ""
+
+    def send(tournament: Tournament) -> None:
+        seasons.sealed_submit(
+            episode=_episode(tournament, number),
+            entrant=_mine(tournament, request.user),
+            by=request.user,
+            text=text,
+        )
+
+    return _acted(request, slug, send, _("Your sealed answer is saved."))
+
+
+def _picked(request: HttpRequest, key: str) -> int:
+    try:
+        return int(request.POST.get(key, ""))
+    except ValueError:
+        raise UserError(str(_("Choose a player from the list."))) from None
+
+
+@require_POST
+def candidates(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def name(tournament: Tournament) -> None:
+        seasons.candidates_choose(
+            episode=_episode(tournament, number),
+            by=request.user,
+            chosen=[_picked(request, "chosen")],
+        )
+
+    return _acted(request, slug, name, _("The elimination candidate is named."))
+
+
+@require_POST
+def token(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def give(tournament: Tournament) -> None:
+        seasons.token_give(
+            episode=_episode(tournament, number),
+            by=request.user,
+            giver=_mine(tournament, request.user).pk,
+            receiver=_picked(request, "receiver"),
+        )
+
+    return _acted(request, slug, give, _("Your Token of Life is given."))
+
+
+@require_POST
+def opponent(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def pick(tournament: Tournament) -> None:
+        seasons.opponent_choose(
+            episode=_episode(tournament, number),
+            by=request.user,
+            ec=_mine(tournament, request.user).pk,
+            dmo=_picked(request, "dmo"),
+        )
+
+    return _acted(request, slug, pick, _("Your Death Match opponent is picked."))
+
+
+class TransferForm(forms.Form):
+    to = forms.IntegerField(min_value=1, max_value=api.MAX_ID)
+    amount = forms.IntegerField(min_value=1, max_value=api.MAX_INT)
+    reason = forms.CharField(max_length=200)
+
+
+@require_POST
+def transfer(request: HttpRequest, slug: str) -> HttpResponse:
+    form = TransferForm(request.POST)
+
+    def pay(tournament: Tournament) -> None:
+        if not form.is_valid():
+            raise UserError(str(_("A transfer names who receives it, an amount and a reason.")))
+        seasons.ledger_record(
+            tournament=tournament,
+            by=request.user,
+            kind="transfer",
+            entrant=_mine(tournament, request.user).pk,
+            amount=form.cleaned_data["amount"],
+            reason=form.cleaned_data["reason"],
+            to=api._entrant(tournament, form.cleaned_data["to"]).pk,
+        )
+
+    return _acted(request, slug, pay, _("The garnets are transferred."))
