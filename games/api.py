@@ -1,4 +1,7 @@
-"""The games HTTP API: parse, call one service, render. Errors are mapped by hosting.core.errors."""
+"""The games HTTP API: parse, call one service, render. Errors are mapped by hosting.core.errors.
+
+Each view carries its OpenAPI description (``operation``), its bodies in ``games.serializers``.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +11,14 @@ from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_view
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import fairness, invites, services, store
+from games import serializers as bodies
 from games.access import seat_for, seat_key
 from games.models import GameSession, Seat
 from games.payloads import audience_key, game_payload
@@ -22,8 +27,10 @@ from games.verification import verify_game
 from hosting.core.bearer import enforce_csrf
 from hosting.core.errors import Conflict, Forbidden, NotFound
 from hosting.core.identity import guest_for, remember_guest
+from hosting.core.openapi import READ_ERRORS, THROTTLED, operation
 from hosting.core.roles import is_organiser
 from hosting.core.throttles import CreateLimit, Limit
+from hosting.core.validation import valid
 
 MAX_GRACE_SECONDS = 7 * 24 * 3600  # a week: any longer is an abandoned seat
 MAX_ACTION_BYTES = 16 * 1024  # the largest legal action is a few hundred bytes
@@ -116,12 +123,6 @@ def _client_seed(data: Any) -> str | None:
     return seed
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 def _game(game_id: int) -> GameSession:
     game = store.game(game_id)
     if game is None:
@@ -137,6 +138,11 @@ def _fresh_game(game_id: int) -> GameSession:
     return game
 
 
+class GameAPIView(APIView):
+    # The OpenAPI document lists the seat token among the credentials (hosting.core.openapi).
+    accepts_seat_token = True
+
+
 def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:
     seat, by_token = seat_for(request, game)
     if seat is None:
@@ -146,13 +152,22 @@ def _my_seat(request: Request, game: GameSession, *, writing: bool) -> Seat:
     return seat
 
 
-class GameCreateView(APIView):
+@extend_schema_view(
+    post=operation(
+        bodies.Game,
+        request=GameCreateInput,
+        status=201,
+        errors=(*THROTTLED, 413),
+        summary="Create a game (organisers)",
+    )
+)
+class GameCreateView(GameAPIView):
     throttle_classes = [CreateLimit]
 
     def post(self, request: Request) -> Response:
         if not is_organiser(request.user):
             raise Forbidden(_("only organisers can create games"))
-        data = _valid(GameCreateInput, request.data)
+        data = valid(GameCreateInput, request.data)
         specs = [
             services.SeatSpec(
                 kind=s["kind"], bot=s["bot"], role=s["role"], display_name=s["name"], user=s["user"]
@@ -171,7 +186,10 @@ class GameCreateView(APIView):
         return Response(body, status=201)
 
 
-class GameDetailView(APIView):
+@extend_schema_view(
+    get=operation(bodies.Game, summary="A game as your seat sees it", errors=READ_ERRORS)
+)
+class GameDetailView(GameAPIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _fresh_game(game_id)
         seat, _how = seat_for(request, game)
@@ -181,7 +199,16 @@ class GameDetailView(APIView):
         return Response(body)
 
 
-class SeatClaimView(APIView):
+@extend_schema_view(
+    post=operation(
+        bodies.Claim,
+        request=bodies.ClaimInput,
+        status=201,
+        errors=THROTTLED,
+        summary="Claim a seat",
+    )
+)
+class SeatClaimView(GameAPIView):
     throttle_classes = [ClaimLimit]
 
     def post(self, request: Request, game_id: int, number: int) -> Response:
@@ -215,7 +242,8 @@ class SeatClaimView(APIView):
         return Response(body, status=201)
 
 
-class GameStartView(APIView):
+@extend_schema_view(post=operation(bodies.Game, summary="Deal and start the clocks"))
+class GameStartView(GameAPIView):
     def post(self, request: Request, game_id: int) -> Response:
         game = _game(game_id)
         creator = request.user.is_authenticated and request.user.pk == game.created_by_id
@@ -227,7 +255,17 @@ class GameStartView(APIView):
         return Response(game_payload(game, seat, services.now(), seats))
 
 
-class ClientSeedView(APIView):
+@extend_schema_view(
+    post=operation(
+        bodies.Game,
+        request=bodies.ClientSeedInput,
+        errors=THROTTLED,
+        summary="Send your seat's client seed (before the start)",
+        description="For a seat you already hold, e.g. a tournament's: in a seed window the "
+        "last seed awaited deals at once. After the start: 409 `deal_fixed`.",
+    )
+)
+class ClientSeedView(GameAPIView):
     """A seat's client seed, sent by the player who holds it (a tournament's reserved seat)
     without claiming it again; before the start only (then 409 ``deal_fixed``)."""
 
@@ -247,7 +285,15 @@ class ClientSeedView(APIView):
         return Response(game_payload(game, seat, services.now()))
 
 
-class GameActionView(APIView):
+@extend_schema_view(
+    post=operation(
+        bodies.ActionResult,
+        request=bodies.ActionInput,
+        errors=(*THROTTLED, 413),
+        summary="Act in your seat",
+    )
+)
+class GameActionView(GameAPIView):
     throttle_classes = [ActionLimit]
     max_body_bytes = MAX_ACTION_BYTES  # hosting.core.parsers: a larger body is a 413
 
@@ -274,7 +320,10 @@ class GameActionView(APIView):
         return HttpResponse(body, content_type="application/json")
 
 
-class SeatTokenView(APIView):
+@extend_schema_view(
+    post=operation(bodies.SeatToken, summary="A fresh bot token for the seat you hold")
+)
+class SeatTokenView(GameAPIView):
     """A bot's credential for a seat held through the browser session (tournament players)."""
 
     def post(self, request: Request, game_id: int) -> Response:
@@ -282,7 +331,8 @@ class SeatTokenView(APIView):
         return Response({"seat": seat.number, "token": services.seat_token_issue(seat=seat)})
 
 
-class SeatLeaveView(APIView):
+@extend_schema_view(post=operation(bodies.Game, summary="Leave; a substitute takes over"))
+class SeatLeaveView(GameAPIView):
     def post(self, request: Request, game_id: int) -> Response:
         game = _game(game_id)
         seat = _my_seat(request, game, writing=True)
@@ -292,7 +342,10 @@ class SeatLeaveView(APIView):
         return Response(game_payload(_game(game_id), None, services.now()))
 
 
-class LegalActionsView(APIView):
+@extend_schema_view(
+    get=operation(bodies.Legal, summary="Your legal actions now", errors=READ_ERRORS)
+)
+class LegalActionsView(GameAPIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _fresh_game(game_id)
         seat = _my_seat(request, game, writing=False)
@@ -300,7 +353,14 @@ class LegalActionsView(APIView):
         return Response({"seat": seat.number, "version": game.version, "actions": actions})
 
 
-class GameLogView(APIView):
+@extend_schema_view(
+    get=operation(
+        bodies.GameLog,
+        summary="The full log and seed, once ended",
+        errors=(*READ_ERRORS, 409),
+    )
+)
+class GameLogView(GameAPIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = _game(game_id)
         if not game.is_over:
@@ -331,7 +391,14 @@ def log_payload(game: GameSession) -> dict[str, Any]:
     }
 
 
-class PublicLogView(APIView):
+@extend_schema_view(
+    get=operation(
+        bodies.PublicLog,
+        summary="What anyone may read of every move so far",
+        errors=READ_ERRORS,
+    )
+)
+class PublicLogView(GameAPIView):
     """What anyone may read of every action so far, while the game runs and after."""
 
     def get(self, request: Request, game_id: int) -> Response:
@@ -339,6 +406,13 @@ class PublicLogView(APIView):
         return Response({"game": game.pk, "version": game.version, "log": history(game)})
 
 
-class GameVerifyView(APIView):
+@extend_schema_view(
+    get=operation(
+        bodies.Verification,
+        summary="Replay and check an ended game",
+        errors=(*READ_ERRORS, 409),
+    )
+)
+class GameVerifyView(GameAPIView):
     def get(self, request: Request, game_id: int) -> Response:
         return Response(verify_game(_game(game_id)))

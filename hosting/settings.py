@@ -178,8 +178,9 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + ([] if PRODUCTION else ["rest_framework.renderers.BrowsableAPIRenderer"]),
     "EXCEPTION_HANDLER": "hosting.core.errors.exception_handler",
-    # OpenAPI 3 at /api/schema/ (hosting.schema describes the hand-made bodies).
-    "DEFAULT_SCHEMA_CLASS": "hosting.schema.AutoSchema",
+    # OpenAPI 3 at /api/schema/: each API module describes its views' bodies where they are
+    # made; what they share (the error shape, the credentials) is hosting.core.openapi.
+    "DEFAULT_SCHEMA_CLASS": "hosting.core.openapi.AutoSchema",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Genius Arena API",

@@ -12,6 +12,7 @@ from hosting.accounts import token_pages
 from hosting.accounts import views as accounts
 from hosting.core import errors
 from hosting.core.throttles import limit_posts, posted_username
+from tournaments.api import audit as audit_api
 from tournaments.disputes import urls as dispute_urls
 from tournaments.page_urls import live_urls as tournament_live_urls
 from tournaments.views import audit as audit_views
@@ -44,7 +45,7 @@ urlpatterns = [
     path("api/tokens/", token_api.TokenListView.as_view(), name="api-tokens"),
     path("api/tokens/<id:token_id>/", token_api.TokenDetailView.as_view(), name="api-token"),
     path("audit/", audit_views.audit_page, name="audit-log"),
-    path("api/audit/", audit_views.AuditLogView.as_view(), name="api-audit-log"),
+    path("api/audit/", audit_api.AuditLogView.as_view(), name="api-audit-log"),
     path("api/disputes/", include(dispute_urls.api_urls)),
     path("disputes/", include(dispute_urls.page_urls)),
     # Our own dispute queue and pages, not ModelAdmin screens: before Django admin's URLs.

@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from hosting.core.errors import UserError
-from tournaments.api import _detail
+from tournaments import selectors
 from tournaments.formats import genius
 from tournaments.models import Tournament
 
@@ -78,7 +78,7 @@ def _opponent(match: dict[str, Any], index: int, first_round: bool) -> dict[str,
 def brackets_viewer_data(tournament: Tournament) -> dict[str, Any]:
     if tournament.format == genius.KEY:
         raise UserError(_("a Genius season is played in episodes: it has no bracket to draw"))
-    detail = _detail(tournament.slug)
+    detail = selectors.detail(tournament.slug)
     data: dict[str, list[dict[str, Any]]] = {
         "stages": [],
         "groups": [],

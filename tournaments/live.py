@@ -6,7 +6,7 @@ games' mechanism: Redis pub/sub between processes, in process without Redis). A 
 only that version, never a name or a result: each page then fetches its board from
 ``/tournaments/<slug>/board`` with its own permissions, so the stream can leak nothing.
 
-The same version names the board's rendering in the cache (``views.board_html``): every
+The same version names the board's rendering in the cache (``views.public.board_html``): every
 spectator refetching after a result shares one rendering. It is bumped at each save (so a
 process reading its own uncommitted writes never reuses an older board) and again after the
 commit (so nothing rendered before the commit outlives it).
@@ -25,11 +25,13 @@ from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_save
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
 from hosting.core import broadcast
 from hosting.core.bearer import accepts_bearer
+from hosting.core.errors import NotFound
+from tournaments import selectors
 from tournaments.models import Entrant, Episode, LedgerEntry, Match, Stage, Tournament
 
 log = logging.getLogger(__name__)
@@ -100,9 +102,7 @@ def connect() -> None:
 
 
 def _visible(request: HttpRequest, slug: str) -> int:
-    from tournaments.views.public import visible_tournament
-
-    return visible_tournament(slug, request.user).pk
+    return selectors.visible_tournament(slug, request.user).pk
 
 
 async def _newest(updates: asyncio.Queue) -> broadcast.Update | None:
@@ -120,7 +120,7 @@ async def _newest(updates: asyncio.Queue) -> broadcast.Update | None:
 async def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         tournament_id = await sync_to_async(_visible)(request, slug)
-    except Http404:
+    except NotFound:
         return JsonResponse(
             {"error": "not_found", "detail": _("no tournament %(slug)r") % {"slug": slug}},
             status=404,

@@ -1,39 +1,51 @@
 from django.urls import path
 
 from hosting.core import converters  # noqa: F401  (registers number and code)
-from tournaments import api
+from tournaments.api import audit as audit_api
+from tournaments.api import entrants as entrant_api
+from tournaments.api import matches as match_api
+from tournaments.api import seasons as season_api
+from tournaments.api import tournaments as tournament_api
 from tournaments.exports import api as export_api
 from tournaments.webhooks import api as webhook_api
 
 urlpatterns = [
-    path("", api.TournamentListView.as_view(), name="api-tournament-list"),
-    path("<slug:slug>/", api.TournamentDetailView.as_view(), name="api-tournament-detail"),
+    path("", tournament_api.TournamentListView.as_view(), name="api-tournament-list"),
+    path(
+        "<slug:slug>/", tournament_api.TournamentDetailView.as_view(), name="api-tournament-detail"
+    ),
     path(
         "<slug:slug>/registration/open",
-        api.RegistrationOpenView.as_view(),
+        tournament_api.RegistrationOpenView.as_view(),
         name="tournament-registration-open",
     ),
     path(
-        "<slug:slug>/check-in/open", api.CheckInOpenView.as_view(), name="tournament-check-in-open"
+        "<slug:slug>/check-in/open",
+        tournament_api.CheckInOpenView.as_view(),
+        name="tournament-check-in-open",
     ),
-    path("<slug:slug>/seeding", api.SeedingView.as_view(), name="tournament-seeding"),
-    path("<slug:slug>/start", api.StartView.as_view(), name="tournament-start"),
-    path("<slug:slug>/next-round", api.NextRoundView.as_view(), name="tournament-next-round"),
-    path("<slug:slug>/register", api.RegisterView.as_view(), name="tournament-register"),
-    path("<slug:slug>/withdraw", api.WithdrawView.as_view(), name="tournament-withdraw"),
-    path("<slug:slug>/check-in", api.CheckInView.as_view(), name="tournament-check-in"),
+    path("<slug:slug>/seeding", tournament_api.SeedingView.as_view(), name="tournament-seeding"),
+    path("<slug:slug>/start", tournament_api.StartView.as_view(), name="tournament-start"),
+    path(
+        "<slug:slug>/next-round",
+        tournament_api.NextRoundView.as_view(),
+        name="tournament-next-round",
+    ),
+    path("<slug:slug>/register", entrant_api.RegisterView.as_view(), name="tournament-register"),
+    path("<slug:slug>/withdraw", entrant_api.WithdrawView.as_view(), name="tournament-withdraw"),
+    path("<slug:slug>/check-in", entrant_api.CheckInView.as_view(), name="tournament-check-in"),
     path(
         "<slug:slug>/matches/<code:code>/result",
-        api.MatchResultView.as_view(),
+        match_api.MatchResultView.as_view(),
         name="tournament-match-result",
     ),
-    path("<slug:slug>/standings", api.StandingsView.as_view(), name="tournament-standings"),
-    path("<slug:slug>/audit", api.AuditView.as_view(), name="tournament-audit"),
+    path("<slug:slug>/standings", match_api.StandingsView.as_view(), name="tournament-standings"),
+    path("<slug:slug>/audit", audit_api.AuditView.as_view(), name="tournament-audit"),
     path("<slug:slug>/export.json", export_api.ExportJSONView.as_view(), name="tournament-export"),
     path(
         "<slug:slug>/export.csv", export_api.ExportCSVView.as_view(), name="tournament-export-csv"
     ),
-    path("<slug:slug>/ledger", api.LedgerView.as_view(), name="tournament-ledger"),
+    path("<slug:slug>/ledger", season_api.LedgerView.as_view(), name="tournament-ledger"),
     path("<slug:slug>/webhooks", webhook_api.WebhookListView.as_view(), name="api-webhooks"),
     path(
         "<slug:slug>/webhooks/<id:hook_id>",
@@ -52,45 +64,47 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/episodes/<number:number>/sealed",
-        api.SealedOpenView.as_view(),
+        season_api.SealedOpenView.as_view(),
         name="episode-sealed-open",
     ),
     path(
         "<slug:slug>/episodes/<number:number>/submit",
-        api.SealedSubmitView.as_view(),
+        season_api.SealedSubmitView.as_view(),
         name="episode-sealed-submit",
     ),
     path(
         "<slug:slug>/episodes/<number:number>/submissions",
-        api.SubmissionsView.as_view(),
+        season_api.SubmissionsView.as_view(),
         name="episode-submissions",
     ),
     path(
         "<slug:slug>/episodes/<number:number>/reveal",
-        api.SealedRevealView.as_view(),
+        season_api.SealedRevealView.as_view(),
         name="episode-sealed-reveal",
     ),
     path(
         "<slug:slug>/episodes/<number:number>/main-match",
-        api.MainMatchView.as_view(),
+        season_api.MainMatchView.as_view(),
         name="episode-main-match",
     ),
     path(
         "<slug:slug>/episodes/<number:number>/death-match",
-        api.DeathMatchSetupView.as_view(),
+        season_api.DeathMatchSetupView.as_view(),
         name="episode-death-match",
     ),
     path(
         "<slug:slug>/episodes/<number:number>/candidates",
-        api.CandidatesView.as_view(),
+        season_api.CandidatesView.as_view(),
         name="episode-candidates",
     ),
     path(
-        "<slug:slug>/episodes/<number:number>/token", api.TokenView.as_view(), name="episode-token"
+        "<slug:slug>/episodes/<number:number>/token",
+        season_api.TokenView.as_view(),
+        name="episode-token",
     ),
     path(
         "<slug:slug>/episodes/<number:number>/opponent",
-        api.OpponentView.as_view(),
+        season_api.OpponentView.as_view(),
         name="episode-opponent",
     ),
 ]

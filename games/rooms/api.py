@@ -1,13 +1,13 @@
 """The rooms' JSON API: parse, call one rooms service, answer the room as the asker
 sees it. Browsers hold their guest identity in the session; a signed-in user writes with CSRF.
+Each view carries its OpenAPI description; ``RoomOut`` describes the room it answers.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_view
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,7 +19,9 @@ from games.rooms import services as rooms
 from hosting.core.bearer import enforce_csrf
 from hosting.core.errors import NotFound
 from hosting.core.identity import guest_for
+from hosting.core.openapi import READ_ERRORS, THROTTLED, json_object, operation
 from hosting.core.throttles import Limit, count_failure, failures_wait
+from hosting.core.validation import valid
 
 WRONG_CODE_SCOPE = "room_code"
 
@@ -56,6 +58,40 @@ class RemoveInput(serializers.Serializer):
     member = serializers.IntegerField(min_value=1)
 
 
+class RoomMemberOut(serializers.Serializer):
+    name = serializers.CharField(help_text="the room name: the account's, a guest's animal name")
+    ready = serializers.BooleanField()
+    host = serializers.BooleanField()
+    you = serializers.BooleanField()
+    id = serializers.IntegerField(required=False, help_text="the host's view only: to remove")
+
+
+class RoomTotal(serializers.Serializer):
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+    wins = serializers.IntegerField()
+
+
+class RoomOut(serializers.Serializer):
+    code = serializers.CharField(help_text="six letters")
+    kind = serializers.ChoiceField(choices=["private", "quick", "practice"])
+    status = serializers.ChoiceField(choices=["open", "playing", "closed"])
+    mode = serializers.CharField()
+    match = serializers.CharField()
+    turn_seconds = serializers.IntegerField()
+    computers = serializers.IntegerField()
+    players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    member = serializers.BooleanField(help_text="whether you are in the room (else: no names)")
+    url = serializers.URLField(help_text="the share link")
+    members = RoomMemberOut(many=True, required=False)
+    host = serializers.BooleanField(required=False)
+    game = serializers.IntegerField(required=False, allow_null=True, help_text="the current game")
+    game_url = serializers.URLField(required=False)
+    rounds = serializers.ListField(child=json_object("round"), required=False)
+    totals = RoomTotal(many=True, required=False, help_text="match totals over finished games")
+
+
 def person_of(request: HttpRequest, *, keep: bool = True) -> rooms.Person:
     """The asker: their account, else this browser's guest, made on first use and kept in
     the session when ``keep`` (a write; a read by a stranger leaves no session behind)."""
@@ -81,12 +117,6 @@ def room_by_code(request: HttpRequest, code: str) -> Room:
     return room
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 def _writing(request: Request) -> rooms.Person:
     person = person_of(request)
     if person.signed_in:
@@ -103,16 +133,28 @@ def _answer(request: Request, room: Room, person: rooms.Person, status: int = 20
     return Response(body, status=status)
 
 
+@extend_schema_view(
+    post=operation(
+        RoomOut, request=RoomInput, status=201, errors=THROTTLED, summary="Make a private room"
+    )
+)
 class RoomCreateView(APIView):
     throttle_classes = [RoomCreateLimit]
 
     def post(self, request: Request) -> Response:
         person = _writing(request)
-        data = _valid(RoomInput, request.data)
+        data = valid(RoomInput, request.data)
         room = rooms.room_create(person=person, **data)
         return _answer(request, room, person, status=201)
 
 
+@extend_schema_view(
+    get=operation(
+        RoomOut,
+        summary="A room by its code (wrong codes are throttled)",
+        errors=(*READ_ERRORS, 429),
+    )
+)
 class RoomDetailView(APIView):
     def get(self, request: Request, code: str) -> Response:
         person = person_of(request, keep=False)
@@ -122,6 +164,7 @@ class RoomDetailView(APIView):
         return _answer(request, room, person)
 
 
+@extend_schema_view(post=operation(RoomOut, errors=THROTTLED, summary="Join a room by its code"))
 class RoomJoinView(APIView):
     throttle_classes = [RoomJoinLimit]
 
@@ -132,23 +175,32 @@ class RoomJoinView(APIView):
         return _answer(request, room, person)
 
 
+@extend_schema_view(
+    post=operation(RoomOut, request=ReadyInput, errors=THROTTLED, summary="Mark yourself ready")
+)
 class RoomReadyView(APIView):
     def post(self, request: Request, code: str) -> Response:
         person = _writing(request)
         room = room_by_code(request, code)
-        rooms.room_ready(code=room.code, person=person, **_valid(ReadyInput, request.data))
+        rooms.room_ready(code=room.code, person=person, **valid(ReadyInput, request.data))
         return _answer(request, room, person)
 
 
+@extend_schema_view(
+    post=operation(
+        RoomOut, request=RemoveInput, errors=THROTTLED, summary="Remove a player (the host)"
+    )
+)
 class RoomRemoveView(APIView):
     def post(self, request: Request, code: str) -> Response:
         person = _writing(request)
         room = room_by_code(request, code)
-        member = _valid(RemoveInput, request.data)["member"]
+        member = valid(RemoveInput, request.data)["member"]
         rooms.room_remove(code=room.code, person=person, member_id=member)
         return _answer(request, room, person)
 
 
+@extend_schema_view(post=operation(RoomOut, errors=THROTTLED, summary="Leave the room"))
 class RoomLeaveView(APIView):
     def post(self, request: Request, code: str) -> Response:
         person = _writing(request)
@@ -157,6 +209,7 @@ class RoomLeaveView(APIView):
         return _answer(request, room, person)
 
 
+@extend_schema_view(post=operation(RoomOut, errors=THROTTLED, summary="Start a game (the host)"))
 class RoomStartView(APIView):
     def post(self, request: Request, code: str) -> Response:
         person = _writing(request)
@@ -165,15 +218,27 @@ class RoomStartView(APIView):
         return _answer(request, room, person)
 
 
+@extend_schema_view(
+    post=operation(
+        RoomOut,
+        request=PracticeInput,
+        status=201,
+        errors=THROTTLED,
+        summary="Practice against 1 to 5 computers",
+    )
+)
 class PracticeView(APIView):
     throttle_classes = [RoomCreateLimit]
 
     def post(self, request: Request) -> Response:
         person = _writing(request)
-        room = rooms.practice_start(person=person, **_valid(PracticeInput, request.data))
+        room = rooms.practice_start(person=person, **valid(PracticeInput, request.data))
         return _answer(request, room, person, status=201)
 
 
+@extend_schema_view(
+    post=operation(RoomOut, status=201, errors=THROTTLED, summary="Join the Quick match queue")
+)
 class QuickMatchView(APIView):
     throttle_classes = [QuickLimit]
 

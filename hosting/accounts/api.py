@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema_view
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -13,11 +14,30 @@ from rest_framework.views import APIView
 
 from hosting.core import tokens
 from hosting.core.errors import Forbidden
+from hosting.core.openapi import operation
+from hosting.core.validation import valid
 from hosting.models import PersonalToken
 
 
 class ApiTokenInput(serializers.Serializer):
     name = serializers.CharField(max_length=80)
+
+
+class Token(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField(help_text="the token's first characters, to recognise it")
+    created = serializers.DateTimeField()
+    last_used = serializers.DateTimeField(allow_null=True, help_text="to the minute")
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+class NewToken(Token):
+    token = serializers.CharField(help_text="the secret: shown only here, never again")
+
+
+class Tokens(serializers.Serializer):
+    tokens = Token(many=True)
 
 
 def token_payload(token: PersonalToken) -> dict[str, Any]:
@@ -31,6 +51,17 @@ def token_payload(token: PersonalToken) -> dict[str, Any]:
     }
 
 
+@extend_schema_view(
+    get=operation(Tokens, summary="Your personal API tokens", errors=(401, 403)),
+    post=operation(
+        NewToken,
+        request=ApiTokenInput,
+        status=201,
+        errors=(400, 401, 403, 415),
+        summary="Make a personal API token (signed in by session)",
+        description="An API token cannot make another: a bearer request is a 403.",
+    ),
+)
 class TokenListView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -41,12 +72,14 @@ class TokenListView(APIView):
         # A token never mints tokens: one that leaks cannot make itself a successor.
         if tokens.by_bearer(request):
             raise Forbidden(_("sign in to make a token; an API token cannot make another"))
-        serializer = ApiTokenInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        made = tokens.token_create(user=request.user, name=serializer.validated_data["name"])
+        name = valid(ApiTokenInput, request.data)["name"]
+        made = tokens.token_create(user=request.user, name=name)
         return Response(token_payload(made.token) | {"token": made.secret}, status=201)
 
 
+@extend_schema_view(
+    delete=operation(Token, summary="Revoke one of your tokens", errors=(401, 403, 404))
+)
 class TokenDetailView(APIView):
     permission_classes = [IsAuthenticated]
 

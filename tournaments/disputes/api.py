@@ -1,12 +1,14 @@
 """The disputes API (``/api/disputes/``): parse, call one ``tournaments.disputes.services`` service,
 render. Parties read their own disputes, organisers their tournaments', staff admins all;
-only staff admins take, resume and rule. A dispute nobody may read is a 404, as if absent."""
+only staff admins take, resume and rule. A dispute nobody may read is a 404, as if absent.
+Each view carries its OpenAPI description, beside the serializers of what it answers."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema_view
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -15,8 +17,13 @@ from rest_framework.views import APIView
 
 from games.models import GameSession
 from hosting.core.errors import Forbidden, UserError
+from hosting.core.openapi import PAGE, READ_ERRORS, json_object, operation
 from hosting.core.roles import is_staff_admin
-from tournaments.api import MAX_ID, Page, _entrant, _id, _match, _tournament, _valid
+from hosting.core.validation import valid
+from tournaments import selectors
+from tournaments.api.common import Page
+from tournaments.api.inputs import MAX_ID, id_field
+from tournaments.api.outputs import TournamentPage
 from tournaments.disputes import services as disputes
 from tournaments.disputes import steps as dispute_steps
 from tournaments.models import Dispute
@@ -27,7 +34,7 @@ from tournaments.models import Dispute
 class FileInput(serializers.Serializer):
     tournament = serializers.SlugField(max_length=140)
     match = serializers.CharField(max_length=20)
-    game = _id(required=False, allow_null=True)
+    game = id_field(required=False, allow_null=True)
     reason = serializers.CharField(max_length=2000)
     moves = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=2**31 - 1),
@@ -50,8 +57,8 @@ class CommentInput(serializers.Serializer):
 class RulingInput(serializers.Serializer):
     ruling = serializers.ChoiceField(choices=Dispute.Ruling.values)
     reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=2000)
-    winner = _id(required=False, allow_null=True)
-    entrant = _id(required=False, allow_null=True)
+    winner = id_field(required=False, allow_null=True)
+    entrant = id_field(required=False, allow_null=True)
     home_score = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e6)
     away_score = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e6)
     seq = serializers.IntegerField(
@@ -65,6 +72,64 @@ class RulingInput(serializers.Serializer):
 
 
 # -- output -----------------------------------------------------------------------------------
+
+
+class DisputeComment(serializers.Serializer):
+    author = serializers.CharField()
+    role = serializers.CharField(help_text="party, organiser or staff")
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class DisputeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = serializers.CharField(help_text="the tournament's slug")
+    match = serializers.CharField(help_text="the match's code")
+    home = serializers.CharField(allow_null=True)
+    away = serializers.CharField(allow_null=True)
+    game = serializers.IntegerField(allow_null=True)
+    filed_by = serializers.CharField()
+    filed_at = serializers.DateTimeField()
+    reason = serializers.CharField()
+    moves = serializers.ListField(child=serializers.IntegerField(), help_text="log seq numbers")
+    evidence = serializers.CharField()
+    status = serializers.CharField(help_text="open, assigned, ruled or withdrawn")
+    assignee = serializers.CharField(allow_null=True)
+    paused_game = serializers.BooleanField()
+    ruling = serializers.CharField(allow_null=True)
+    ruling_reason = serializers.CharField()
+    ruling_data = json_object("ruling_data", "winner, resets, new_game, ... as the ruling applied")
+    ruled_by = serializers.CharField(allow_null=True)
+    ruled_at = serializers.DateTimeField(allow_null=True)
+    comments = DisputeComment(many=True)
+
+
+class DisputePage(TournamentPage):
+    results = DisputeOut(many=True)
+
+
+class DisputeResumed(DisputeOut):
+    paused_seconds = serializers.FloatField()
+
+
+class RulingDryRun(serializers.Serializer):
+    dry_run = serializers.BooleanField()
+    ruling = serializers.CharField()
+    resets = serializers.ListField(child=serializers.CharField())
+    refills = serializers.ListField(child=serializers.CharField())
+
+
+class DisputeSteps(serializers.Serializer):
+    game = serializers.IntegerField(allow_null=True)
+    engine = serializers.CharField(required=False)
+    status = serializers.CharField(required=False)
+    paused = serializers.BooleanField(required=False)
+    origin = json_object("origin", "a continued game: the game and event it started from")
+    seats = serializers.ListField(child=json_object("seat", "number, name, kind, role"))
+    steps = serializers.ListField(
+        child=json_object("step", "number, seat, action, at, thought, view, own, clocks, state")
+    )
+    fairness = json_object("fairness", "seed_sha256; after the end the seed and verified")
 
 
 def _user(person: Any) -> str | None:
@@ -112,6 +177,29 @@ class DisputeAPIView(APIView):
     permission_classes = [IsAuthenticated]
 
 
+FILTERS = [
+    PAGE,
+    OpenApiParameter("status", str, enum=["pending", "open", "assigned", "ruled", "withdrawn"]),
+    OpenApiParameter("tournament", str, description="a tournament's slug"),
+    OpenApiParameter("assignee", str, description="a staff admin's username, or none"),
+]
+
+
+@extend_schema_view(
+    get=operation(
+        DisputePage,
+        summary="Disputes you may read (yours, your tournaments', or all for staff admins)",
+        parameters=FILTERS,
+        operation_id="disputes_list",
+        errors=(400, *READ_ERRORS),
+    ),
+    post=operation(
+        DisputeOut,
+        request=FileInput,
+        status=201,
+        summary="File a dispute on a match or one of its games (a party or the organiser)",
+    ),
+)
 class DisputeListView(DisputeAPIView):
     def get(self, request: Request) -> Response:
         found = disputes.filtered(disputes.visible_to(request.user), request.query_params)
@@ -120,9 +208,9 @@ class DisputeListView(DisputeAPIView):
         return paginator.get_paginated_response([payload(d, request.user) for d in rows])
 
     def post(self, request: Request) -> Response:
-        data = _valid(FileInput, request.data)
-        tournament = _tournament(data["tournament"], request.user)
-        match = _match(tournament, data["match"])
+        data = valid(FileInput, request.data)
+        tournament = selectors.visible_tournament(data["tournament"], request.user)
+        match = selectors.match(tournament, data["match"])
         game = None
         if data.get("game") is not None:
             game = GameSession.objects.filter(pk=data["game"]).first()
@@ -142,11 +230,15 @@ class DisputeListView(DisputeAPIView):
         return Response(payload(dispute, request.user), status=201)
 
 
+@extend_schema_view(get=operation(DisputeOut, summary="A dispute", errors=READ_ERRORS))
 class DisputeDetailView(DisputeAPIView):
     def get(self, request: Request, dispute_id: int) -> Response:
         return Response(payload(_dispute(dispute_id, request.user), request.user))
 
 
+@extend_schema_view(
+    post=operation(DisputeOut, summary="Withdraw your dispute (until an admin takes it)")
+)
 class WithdrawView(DisputeAPIView):
     def post(self, request: Request, dispute_id: int) -> Response:
         dispute = disputes.dispute_withdraw(
@@ -155,23 +247,37 @@ class WithdrawView(DisputeAPIView):
         return Response(payload(dispute, request.user))
 
 
+@extend_schema_view(
+    post=operation(DisputeOut, request=AssignInput, summary="Take or assign (staff admins)")
+)
 class AssignView(DisputeAPIView):
     def post(self, request: Request, dispute_id: int) -> Response:
-        data = _valid(AssignInput, request.data)
+        data = valid(AssignInput, request.data)
         dispute = _dispute(dispute_id, request.user)
         assignee = disputes.staff_named(data.get("assignee", ""))
         dispute = disputes.dispute_assign(dispute=dispute, by=request.user, assignee=assignee)
         return Response(payload(dispute, request.user))
 
 
+@extend_schema_view(
+    post=operation(
+        DisputeOut,
+        request=CommentInput,
+        status=201,
+        summary="A statement (parties) or a comment (organiser, staff admins)",
+    )
+)
 class CommentView(DisputeAPIView):
     def post(self, request: Request, dispute_id: int) -> Response:
-        data = _valid(CommentInput, request.data)
+        data = valid(CommentInput, request.data)
         dispute = _dispute(dispute_id, request.user)
         disputes.dispute_comment(dispute=dispute, by=request.user, text=data["text"])
         return Response(payload(dispute, request.user), status=201)
 
 
+@extend_schema_view(
+    post=operation(DisputeResumed, summary="Resume the paused game's clocks (staff admins)")
+)
 class ResumeView(DisputeAPIView):
     def post(self, request: Request, dispute_id: int) -> Response:
         dispute = _dispute(dispute_id, request.user)
@@ -179,13 +285,27 @@ class ResumeView(DisputeAPIView):
         return Response({**payload(dispute, request.user), "paused_seconds": seconds})
 
 
+@extend_schema_view(
+    post=operation(
+        PolymorphicProxySerializer(
+            component_name="RulingOutcome",
+            serializers=[DisputeOut, RulingDryRun],
+            resource_type_field_name=None,
+            help_text="the ruled dispute; a dry run answers what the ruling would reset",
+        ),
+        request=RulingInput,
+        summary="Rule on a dispute (staff admins), after a dry run listing its resets",
+    )
+)
 class RulingView(DisputeAPIView):
     def post(self, request: Request, dispute_id: int) -> Response:
         dispute = _dispute(dispute_id, request.user)
         if not is_staff_admin(request.user):  # before reading the body: one answer, a 403
             raise Forbidden(_("only staff admins do that"))
-        data = _valid(RulingInput, request.data)
-        winner = _entrant(dispute.tournament, data["winner"]) if data.get("winner") else None
+        data = valid(RulingInput, request.data)
+        winner = (
+            selectors.entrant(dispute.tournament, data["winner"]) if data.get("winner") else None
+        )
         if data["dry_run"]:
             preview = disputes.dispute_preview(
                 dispute=dispute, by=request.user, ruling=data["ruling"], winner=winner
@@ -198,7 +318,9 @@ class RulingView(DisputeAPIView):
                     "refills": list(preview.refills),
                 }
             )
-        entrant = _entrant(dispute.tournament, data["entrant"]) if data.get("entrant") else None
+        entrant = (
+            selectors.entrant(dispute.tournament, data["entrant"]) if data.get("entrant") else None
+        )
         dispute = disputes.dispute_rule(
             dispute=dispute,
             by=request.user,
@@ -214,6 +336,13 @@ class RulingView(DisputeAPIView):
         return Response(payload(dispute, request.user))
 
 
+@extend_schema_view(
+    get=operation(
+        DisputeSteps,
+        summary="The disputed game step by step with its full state (staff admins)",
+        errors=READ_ERRORS,
+    )
+)
 class StepsView(DisputeAPIView):
     """The disputed game step by step with the full state: staff admins only."""
 

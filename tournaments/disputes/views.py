@@ -22,14 +22,14 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.models import GameSession
-from hosting.core.errors import Forbidden, NotFound, UserError
+from hosting.core.errors import Forbidden, UserError
 from hosting.core.roles import is_organiser, is_staff_admin
-from tournaments.api import _match
+from tournaments import selectors
 from tournaments.core import audit
 from tournaments.disputes import services as disputes
 from tournaments.disputes import steps as dispute_steps
 from tournaments.models import Dispute, Entrant
-from tournaments.views.public import visible_tournament
+from tournaments.selectors import or_404
 
 STATUS_LABELS = {
     "open": gettext_lazy("Open"),
@@ -54,11 +54,8 @@ RULING_LABELS = {
 
 @login_required
 def file(request: HttpRequest, slug: str, code: str) -> HttpResponse:
-    tournament = visible_tournament(slug, request.user)
-    try:
-        match = _match(tournament, code)
-    except NotFound:
-        raise Http404 from None
+    tournament = or_404(selectors.visible_tournament, slug, request.user)
+    match = or_404(selectors.match, tournament, code)
     if disputes.party_of(match, request.user) is None and not disputes.runs(
         tournament, request.user
     ):
@@ -125,10 +122,7 @@ def _moves_for(game: GameSession | None, user: Any) -> list[dict[str, Any]]:
 
 @login_required
 def page(request: HttpRequest, dispute_id: int) -> HttpResponse:
-    try:
-        dispute = disputes.get_visible(dispute_id, request.user)
-    except NotFound:
-        raise Http404 from None
+    dispute = or_404(disputes.get_visible, dispute_id, request.user)
     staff = is_staff_admin(request.user)
     context: dict[str, Any] = {
         "dispute": dispute,
@@ -191,10 +185,7 @@ def _staff_admins() -> list[Any]:
 @require_POST
 def act(request: HttpRequest, dispute_id: int, action: str) -> HttpResponse:
     """One form's action: withdraw, comment, assign, resume or rule."""
-    try:
-        dispute = disputes.get_visible(dispute_id, request.user)
-    except NotFound:
-        raise Http404 from None
+    dispute = or_404(disputes.get_visible, dispute_id, request.user)
     post = request.POST
     target = reverse("dispute-page", args=[dispute.pk])
     try:

@@ -5,16 +5,71 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import serializers
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.serializers import Game, LogEvent
 from hosting.core.errors import UserError
-from tournaments import brackets_viewer
-from tournaments.api import _tournament
+from hosting.core.openapi import READ_ERRORS, error_responses, json_object, operation
+from tournaments import brackets_viewer, selectors
+from tournaments.api.outputs import EntrantOut, MatchOut, Standings
 from tournaments.exports import services as exports
+
+
+class ExportedGame(serializers.Serializer):
+    game = serializers.IntegerField()
+    engine = serializers.CharField()
+    status = serializers.CharField(required=False, help_text="a game not over yet")
+    seed = serializers.CharField(required=False, help_text="an ended game")
+    seed_sha256 = serializers.CharField(required=False)
+    client_seeds = serializers.ListField(
+        child=serializers.CharField(allow_blank=True), required=False, help_text="an ended game"
+    )
+    effective_seed = serializers.CharField(required=False, help_text="an ended game")
+    config = serializers.DictField(required=False, help_text="an ended game")
+    outcome = serializers.DictField(required=False, help_text="an ended game")
+    log = LogEvent(many=True, allow_null=True, help_text="null while the game is played")
+    spectator_view = Game(required=False, help_text="a game not over: what spectators see")
+
+
+class ExportMatch(MatchOut):
+    stage = serializers.IntegerField()
+
+
+class Export(serializers.Serializer):
+    export_version = serializers.IntegerField()
+    exported_at = serializers.DateTimeField()
+    tournament = json_object("tournament", "the detail's fields, without entrants and stages")
+    entrants = EntrantOut(many=True)
+    stages = serializers.ListField(child=json_object("stage"))
+    matches = ExportMatch(many=True)
+    standings = Standings()
+    games = ExportedGame(many=True)
+
+
+class BracketsViewer(serializers.Serializer):
+    """brackets-model's tables (brackets-viewer.js, brackets-manager.js)."""
+
+    stages = serializers.ListField(child=json_object("stage"))
+    groups = serializers.ListField(child=json_object("group"))
+    rounds = serializers.ListField(child=json_object("round"))
+    matches = serializers.ListField(
+        child=json_object("match", "opponent1/opponent2: null is a bye")
+    )
+    matchGames = serializers.ListField(child=json_object("match game"))  # their name, camelCase
+    participants = serializers.ListField(child=json_object("participant"))
 
 
 class JSONRegardless(BaseContentNegotiation):
@@ -33,9 +88,22 @@ class ExportView(APIView):
     content_negotiation_class = JSONRegardless
 
 
+@extend_schema_view(
+    get=operation(
+        PolymorphicProxySerializer(
+            component_name="TournamentExport",
+            serializers=[Export, BracketsViewer],
+            resource_type_field_name=None,
+        ),
+        summary="Export everything public: entrants, matches, standings, games' logs",
+        description="With `?format=brackets-viewer`: the bracket in brackets-viewer.js's model.",
+        errors=(400, *READ_ERRORS),
+        parameters=[OpenApiParameter("format", str, enum=["brackets-viewer"])],
+    )
+)
 class ExportJSONView(ExportView):
     def get(self, request: Request, slug: str) -> Response:
-        tournament = _tournament(slug, request.user)
+        tournament = selectors.visible_tournament(slug, request.user)
         model = request.query_params.get("format", "")
         if model == "brackets-viewer":
             return Response(brackets_viewer.brackets_viewer_data(tournament))
@@ -48,9 +116,23 @@ class ExportJSONView(ExportView):
         return response
 
 
+@extend_schema_view(
+    get=extend_schema(
+        summary="Export one table as CSV",
+        parameters=[
+            OpenApiParameter("table", str, enum=list(exports.TABLES), required=True),
+        ],
+        responses={
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="a header row, then one row per record"
+            ),
+            **error_responses((400, *READ_ERRORS)),
+        },
+    )
+)
 class ExportCSVView(ExportView):
     def get(self, request: Request, slug: str) -> HttpResponse:
-        tournament = _tournament(slug, request.user)
+        tournament = selectors.visible_tournament(slug, request.user)
         table = request.query_params.get("table")
         if not table:
             raise UserError(

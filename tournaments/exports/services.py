@@ -1,6 +1,6 @@
 """A tournament's public record for other sites: JSON (everything) and CSV (one table).
 
-Built from what the API already shows (``tournaments.api``'s detail, the standings service,
+Built from what the API already shows (``tournaments.selectors.detail``, the standings service,
 ``games.api``'s log of an ended game), so an export never says more than the pages do: a
 game still being played appears only as its spectators see it, never with its log or seed.
 """
@@ -20,8 +20,7 @@ from games.api import log_payload
 from games.models import GameSession
 from games.payloads import game_payload
 from hosting.core.errors import UserError
-from tournaments import services
-from tournaments.api import _detail
+from tournaments import selectors, services
 from tournaments.models import Tournament
 
 TABLES = ("entrants", "matches", "standings")
@@ -56,7 +55,7 @@ def _public_game(game: GameSession, moment: float) -> dict[str, Any]:
 
 
 def export_json(tournament: Tournament) -> dict[str, Any]:
-    detail = _detail(tournament.slug)
+    detail = selectors.detail(tournament.slug)
     moment = game_services.now()
     games = GameSession.objects.filter(pk__in=_game_ids(detail)).order_by("pk")
     return {
@@ -94,7 +93,7 @@ def table_rows(tournament: Tournament, table: str) -> tuple[list[str], list[dict
         rows = services.standings_table(tournament=tournament)["standings"]
         columns = list(dict.fromkeys(key for row in rows for key in row))
         return columns or ["rank", "entrant", "name"], rows
-    detail = _detail(tournament.slug)
+    detail = selectors.detail(tournament.slug)
     if table == "entrants":
         return ["id", "name", "status", "seed", "eliminated_in"], detail["entrants"]
     names = {e["id"]: e["name"] for e in detail["entrants"]}

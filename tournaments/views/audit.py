@@ -1,5 +1,5 @@
-"""The audit log on a page (``/audit/``) and in the API (``/api/audit/``): staff admins read
-every entry, organisers their tournaments' ones, both with the same filters."""
+"""The audit log on a page (``/audit/``): staff admins read every entry, organisers their
+tournaments' ones, with the filters of its API twin (``tournaments.api.audit``)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,8 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from hosting.core.errors import Forbidden, UserError
-from tournaments.api import Page
 from tournaments.core import audit
 
 PAGE_SIZE = 50
@@ -50,13 +45,3 @@ def audit_page(request: HttpRequest) -> HttpResponse:
         },
         status=400 if problem else 200,
     )
-
-
-class AuditLogView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    def get(self, request: Request) -> Response:
-        entries = audit.filtered(audit.visible_to(request.user), request.query_params)
-        paginator = Page()
-        rows = paginator.paginate_queryset(entries, request, view=self)
-        return paginator.get_paginated_response([audit.row(entry) for entry in rows])

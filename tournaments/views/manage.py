@@ -1,8 +1,9 @@
 """The organiser console (``/tournaments/<slug>/manage/``): each form posts to one action that
 calls one service, the same call the API makes, so a page meets the API's refusals.
 
-Input is checked by the API's own serializers (``api.TournamentCreateInput``,
-``api.ResultInput``, ...); a refusal is shown on the console, the request changes nothing.
+Input is checked by the API's own serializers (``tournaments.api.inputs``:
+``TournamentCreateInput``, ``ResultInput``, ...) and the lookups are the API's
+(``tournaments.selectors``); a refusal is shown on the console, the request changes nothing.
 """
 
 from __future__ import annotations
@@ -24,20 +25,29 @@ from rest_framework.exceptions import ValidationError
 from games import engines
 from hosting.core.errors import UserError
 from hosting.core.roles import is_organiser, is_staff_admin
-from tournaments import api, form_feedback, services, tiebreaks
+from hosting.core.validation import valid
+from tournaments import form_feedback, selectors, services, tiebreaks
+from tournaments.api.inputs import (
+    DeathMatchSetupInput,
+    LedgerInput,
+    MainMatchInput,
+    ResultInput,
+    SealedOpenInput,
+    TournamentCreateInput,
+)
 from tournaments.formats import genius
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditEntry, Episode, Tournament
 from tournaments.seasons import services as seasons
+from tournaments.selectors import or_404
 from tournaments.templatetags.tournament_pages import FORMATS
-from tournaments.views.public import board, visible_tournament
 
 AUDIT_SHOWN = 50
 
 
 def _run_by(request: HttpRequest, slug: str) -> Tournament:
     """The tournament, for the one who runs it (its organiser or a staff admin)."""
-    tournament = visible_tournament(slug, request.user)
-    if not api._runs(tournament, request.user):
+    tournament = or_404(selectors.visible_tournament, slug, request.user)
+    if not selectors.runs(tournament, request.user):
         raise PermissionDenied
     return tournament
 
@@ -104,7 +114,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     errors: list[str] = []
     if request.method == "POST":
         try:
-            data = api._valid(api.TournamentCreateInput, _creation(request.POST))
+            data = valid(TournamentCreateInput, _creation(request.POST))
             for key in ("reserve", "increment"):
                 if key in data["time_control"]:
                     data["time_control"][key] = float(data["time_control"][key])
@@ -126,7 +136,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/manage/new.html", context, status=400 if errors else 200)
 
 
-class TournamentEditInput(api.TournamentCreateInput):
+class TournamentEditInput(TournamentCreateInput):
     """The create input for a tournament that exists: its own address is not "taken"."""
 
     def validate_slug(self, slug: str) -> str:
@@ -176,7 +186,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
         if locked:
             values["game"], values["format"] = tournament.game, tournament.format
         try:
-            data = api._valid(TournamentEditInput, _creation(values))
+            data = valid(TournamentEditInput, _creation(values))
             for key in ("reserve", "increment"):
                 if key in data["time_control"]:
                     data["time_control"][key] = float(data["time_control"][key])
@@ -218,7 +228,7 @@ def console(
     """The console; ``preview`` is a forced correction's dry run waiting to be confirmed,
     ``told`` the feedback of an htmx-posted form."""
     tournament = _run_by(request, slug)
-    drawn = board(tournament)
+    drawn = selectors.board(tournament)
     entrants = list(tournament.entrants.order_by("seed", "registered_at", "pk"))
     audit = AuditEntry.objects.filter(tournament=tournament).select_related("actor")
     matches = [
@@ -228,7 +238,7 @@ def console(
         for match in round_["matches"]
         if match["home"] and match["away"] and match["status"] in ("ready", "live", "finished")
     ]
-    episode = tournament.episodes.order_by("-number").first()
+    episode = selectors.current_episode(tournament)
     context = {
         "tournament": tournament,
         "board": drawn,
@@ -343,7 +353,7 @@ def next_round(request: HttpRequest, tournament: Tournament) -> str:
 
 def entrant(request: HttpRequest, tournament: Tournament) -> str:
     """Check someone in at the desk, promote from the waitlist, withdraw or disqualify."""
-    person = api._entrant(tournament, _entrant_id(request.POST))
+    person = selectors.entrant(tournament, _entrant_id(request.POST))
     what = request.POST.get("what", "")
     name = {"name": person.display_name}
     if what == "check_in":
@@ -365,7 +375,7 @@ def entrant(request: HttpRequest, tournament: Tournament) -> str:
 def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
     """Enter or correct a result. A forced correction is first previewed, as the API's dry
     run (the matches it resets listed), then confirmed with exactly that list."""
-    match = api._match(tournament, request.POST.get("match", ""))
+    match = selectors.match(tournament, request.POST.get("match", ""))
     post = request.POST
     body: dict[str, Any] = {
         "winner": None if post.get("winner") in ("", "draw", None) else post.get("winner"),
@@ -381,8 +391,8 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
         body["resets"] = [code for code in post.getlist("resets") if code]
     else:
         body["dry_run"] = body["force"]
-    data = api._valid(api.ResultInput, body)
-    winner = None if data["winner"] is None else api._entrant(tournament, data["winner"])
+    data = valid(ResultInput, body)
+    winner = None if data["winner"] is None else selectors.entrant(tournament, data["winner"])
     scores = {"home_score": data.get("home_score"), "away_score": data.get("away_score")}
     if data["dry_run"]:
         plan = services.correction_preview(
@@ -416,28 +426,28 @@ def ledger(request: HttpRequest, tournament: Tournament) -> str:
     body = {k: post.get(k, "") for k in ("kind", "entrant", "amount", "reason")}
     if post.get("to"):
         body["to"] = post["to"]
-    data = api._valid(api.LedgerInput, body)
+    data = valid(LedgerInput, body)
     seasons.ledger_record(
         tournament=tournament,
         by=request.user,
         kind=data["kind"],
-        entrant=api._entrant(tournament, data["entrant"]).pk,
+        entrant=selectors.entrant(tournament, data["entrant"]).pk,
         amount=data["amount"],
         reason=data["reason"],
-        to=api._entrant(tournament, data["to"]).pk if data.get("to") else None,
+        to=selectors.entrant(tournament, data["to"]).pk if data.get("to") else None,
     )
     return _("The ledger entry is recorded.")
 
 
-def _current_episode(tournament: Tournament) -> Any:
-    episode = tournament.episodes.order_by("-number").first()
+def _current_episode(tournament: Tournament) -> Episode:
+    episode = selectors.current_episode(tournament)
     if episode is None:
         raise UserError(_("The season has not started."))
     return episode
 
 
 def sealed_open(request: HttpRequest, tournament: Tournament) -> str:
-    data = api._valid(api.SealedOpenInput, request.POST.dict())
+    data = valid(SealedOpenInput, request.POST.dict())
     seasons.sealed_open(
         episode=_current_episode(tournament),
         by=request.user,
@@ -455,7 +465,7 @@ def sealed_reveal(request: HttpRequest, tournament: Tournament) -> str:
 def main_match(request: HttpRequest, tournament: Tournament) -> str:
     episode = _current_episode(tournament)
     if request.POST.get("engine"):
-        data = api._valid(api.MainMatchInput, _game_settings(request.POST))
+        data = valid(MainMatchInput, _game_settings(request.POST))
         seasons.main_match_game(
             episode=episode,
             by=request.user,
@@ -522,7 +532,7 @@ def death_match(request: HttpRequest, tournament: Tournament) -> str:
     body = _game_settings(post)
     if post.get("dmo_deadline", "").strip():
         body["dmo_deadline"] = post["dmo_deadline"].strip()
-    data = api._valid(api.DeathMatchSetupInput, body)
+    data = valid(DeathMatchSetupInput, body)
     seasons.death_match_setup(episode=_current_episode(tournament), by=request.user, **data)
     return _("The Death Match settings are saved.")
 

@@ -1,8 +1,9 @@
 """Public tournament pages: parse, read what the API computes, render.
 
-The pages draw exactly the payloads the JSON API answers (``api._detail`` for the tournament,
-``services.standings`` for the table): a bracket, crosstable or standings row on a page is the
-one a bot reads. Player forms post here and call the same services as the API, so they meet
+The pages draw exactly the payloads the JSON API answers (``selectors.detail`` for the
+tournament, ``services.standings`` for the table, both in ``selectors.board``): a bracket,
+crosstable or standings row on a page is the one a bot reads. Player forms post here and call
+the same services as the API after the same lookups (``tournaments.selectors``), so they meet
 the same refusals, shown in the page instead of JSON.
 """
 
@@ -19,7 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -30,22 +31,16 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from games import engines
-from hosting.core.errors import NotFound, UserError
-from tournaments import adapters, api, bracket_layout, form_feedback, live, services, tables
+from hosting.core.errors import UserError
+from tournaments import adapters, form_feedback, live, selectors, services
+from tournaments.api.inputs import MAX_ID, MAX_INT
 from tournaments.formats import genius
 from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
 from tournaments.seasons import services as seasons
+from tournaments.selectors import or_404
 from tournaments.templatetags.tournament_pages import FORMATS, TOURNAMENT_STATUS
 
 PAGE_SIZE = 50
-
-
-def visible_tournament(slug: str, user: Any) -> Tournament:
-    """As the API: any tournament by its link (unlisted too), a draft only to who runs it."""
-    try:
-        return api._tournament(slug, user)
-    except NotFound:
-        raise Http404 from None
 
 
 # -- the list ---------------------------------------------------------------------------------
@@ -125,107 +120,12 @@ def my_tournaments(request: HttpRequest) -> HttpResponse:
 # -- one tournament ---------------------------------------------------------------------------
 
 
-def board(tournament: Tournament) -> dict[str, Any]:
-    """What the board shows, as the API computes it: the latest stage drawn by its format,
-    and the standings (or the reason they cannot be computed)."""
-    detail = api._detail(tournament.slug)
-    stage = detail["stages"][-1] if detail["stages"] else None
-    context: dict[str, Any] = {"detail": detail, "stage": stage, "kind": None}
-    if stage is None:
-        return context
-    if stage["format"] == "round_robin":
-        context["kind"] = "crosstable"
-        context["crosstables"] = tables.crosstables(stage, detail["entrants"])
-    elif stage["format"] == "swiss":
-        context["kind"] = "swiss"
-        context["swiss_rounds"] = tables.swiss_rounds(stage)
-    elif stage["format"] == "genius":
-        context["kind"] = "season"
-        context["season"] = season_board(tournament, detail)
-    else:
-        context["kind"] = "bracket"
-        context["sections"] = bracket_layout.sections(stage)
-    try:
-        table = services.standings_table(tournament=tournament)
-    except UserError as error:
-        context["standings_error"] = error.message
-    else:
-        context["standings"] = table["standings"]
-        context["regulations"] = table["regulations"]
-        # Knockouts and seasons rank by how far each entrant went, the others by points.
-        context["placed"] = table["ranking"] != "points"
-    context["points"] = {row["entrant"]: row["points"] for row in context.get("standings", [])}
-    chain = [key for key in tournament.tiebreaks if key != "points"]
-    context["chain"] = [] if context.get("placed") else chain
-    return context
-
-
-def season_board(tournament: Tournament, detail: dict[str, Any]) -> dict[str, Any]:
-    """The season as the API records it, arranged by episode: each with its MM, EC, DMO,
-    Death Matches and who went out; the cast with ToL and garnets; the ledger. Sealed answers
-    appear only for episodes whose MM the host has revealed."""
-    names = {e["id"]: e["name"] for e in detail["entrants"]}
-    episodes = detail.get("episodes", [])
-    current = episodes[-1] if episodes else None
-    tokens = current["tokens"] if current else {}
-    balances = detail.get("balances", {})
-    matches_by_episode: dict[int, list[dict[str, Any]]] = {}
-    for stage in detail["stages"]:
-        for round_ in stage["rounds"]:
-            matches_by_episode.setdefault(round_["number"], []).extend(round_["matches"])
-    every_match = [m for matches in matches_by_episode.values() for m in matches]
-    final = next((m for m in every_match if m["code"] == "FINAL"), None)
-    champion = final["winner"] if final and final["status"] == "finished" else None
-    revealed = [e["number"] for e in episodes if e["mm_revealed"]]
-    answers: dict[int, list[SealedSubmission]] = {}
-    submissions = SealedSubmission.objects.filter(
-        episode__tournament=tournament, episode__number__in=revealed
-    ).select_related("episode", "entrant")
-    for submission in submissions.order_by("submitted_at", "pk"):
-        answers.setdefault(submission.episode.number, []).append(submission)
-    cast = [
-        {
-            "id": e["id"],
-            "name": e["name"],
-            "eliminated_in": e["eliminated_in"],
-            "champion": e["id"] == champion,
-            "tokens": tokens.get(str(e["id"]), tokens.get(e["id"], 0)),
-            "garnets": balances.get(e["id"], balances.get(str(e["id"]), 0)),
-        }
-        for e in detail["entrants"]
-        if e["status"] in adapters.ACTIVE
-    ]
-    ledger = tournament.ledger.select_related("entrant", "to").order_by("pk")
-    return {
-        "cast": cast,
-        "ledger": list(ledger),
-        "episodes": [
-            {
-                **episode,
-                "winners": [names.get(i, i) for i in episode["winners"]],
-                "losers": [names.get(i, i) for i in episode["losers"]],
-                "ecs": [names.get(i, i) for i in episode["ecs"]],
-                "picks": [
-                    (names.get(int(ec), ec), names.get(dmo, dmo))
-                    for ec, dmo in episode["dmos"].items()
-                ],
-                "death_matches": matches_by_episode.get(episode["number"], []),
-                "eliminated": [
-                    e["name"] for e in detail["entrants"] if e["eliminated_in"] == episode["number"]
-                ],
-                "answers": answers.get(episode["number"], []),
-            }
-            for episode in reversed(episodes)
-        ],
-    }
-
-
 def my_entry(tournament: Tournament, user: Any) -> dict[str, Any]:
     """The signed-in player's entry, their place on the waitlist and their next match (the
     first ready or live one that has them on a side)."""
     if not user.is_authenticated:
         return {}
-    entrant = tournament.entrants.filter(user=user).first()
+    entrant = selectors.entry_of(tournament, user)
     context: dict[str, Any] = {"entrant": entrant}
     if entrant is None:
         return context
@@ -276,7 +176,7 @@ def receipt(submission: SealedSubmission) -> str:
 def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]:
     """What the player may do in the current episode: send a sealed answer, name the EC,
     give a ToL, pick a DMO among the eligible (the rules' own list), transfer garnets."""
-    episode = tournament.episodes.order_by("-number").first()
+    episode = selectors.current_episode(tournament)
     if entrant is None or episode is None or entrant.status not in adapters.ACTIVE:
         return {}
     season = seasons.season_for(tournament, episode)
@@ -332,7 +232,7 @@ def board_html(request: HttpRequest, tournament: Tournament) -> str:
         except (redis.RedisError, OSError):
             version = None
     if html is None:
-        context = {"tournament": tournament, "board": board(tournament)}
+        context = {"tournament": tournament, "board": selectors.board(tournament)}
         html = render_to_string("tournaments/board.html", context, request)
         if version is not None:
             with contextlib.suppress(redis.RedisError, OSError):
@@ -349,7 +249,7 @@ def entrants_list(tournament: Tournament) -> list[dict[str, Any]]:
 
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    return _detail(request, visible_tournament(slug, request.user))
+    return _detail(request, or_404(selectors.visible_tournament, slug, request.user))
 
 
 def _detail(
@@ -368,7 +268,7 @@ def _detail(
         "board_html": board_html(request, tournament),
         "entrants": entrants_list(tournament),
         "me": entry,
-        "runs": api._runs(tournament, request.user),
+        "runs": selectors.runs(tournament, request.user),
         "my_season": my_season(tournament, entry.get("entrant")) if season else {},
         "embed_url": request.build_absolute_uri(reverse("tournament-embed", args=[slug])),
         "feedback": told,
@@ -379,7 +279,7 @@ def _detail(
 @require_GET
 def tournament_board(request: HttpRequest, slug: str) -> HttpResponse:
     """The board alone: what the live stream's listeners fetch when a result lands."""
-    tournament = visible_tournament(slug, request.user)
+    tournament = or_404(selectors.visible_tournament, slug, request.user)
     return HttpResponse(board_html(request, tournament))
 
 
@@ -387,7 +287,7 @@ def tournament_board(request: HttpRequest, slug: str) -> HttpResponse:
 @xframe_options_exempt
 def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
     """Bracket or standings only, for other sites' iframes (any origin may frame it)."""
-    tournament = visible_tournament(slug, request.user)
+    tournament = or_404(selectors.visible_tournament, slug, request.user)
     context = {"tournament": tournament, "board_html": board_html(request, tournament)}
     response = render(request, "tournaments/embed.html", context)
     response["Content-Security-Policy"] = "frame-ancestors *"
@@ -401,7 +301,7 @@ def _acted(request: HttpRequest, slug: str, action: Any, done: str) -> HttpRespo
     """Run one service call for the signed-in player; its refusal is shown, not raised."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('tournament-detail', args=[slug])}")
-    tournament = visible_tournament(slug, request.user)
+    tournament = or_404(selectors.visible_tournament, slug, request.user)
     try:
         action(tournament)
     except UserError as error:
@@ -417,7 +317,7 @@ def _acted(request: HttpRequest, slug: str, action: Any, done: str) -> HttpRespo
 
 
 def _mine(tournament: Tournament, user: Any) -> Entrant:
-    entrant = tournament.entrants.filter(user=user).first()
+    entrant = selectors.entry_of(tournament, user)
     if entrant is None:
         raise UserError(str(_("You have no entry in this tournament.")))
     return entrant
@@ -464,13 +364,6 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 # -- a player's part in a Genius season -------------------------------------------------------
 
 
-def _episode(tournament: Tournament, number: int) -> Episode:
-    try:
-        return api._episode(tournament, number)
-    except NotFound:
-        raise Http404 from None
-
-
 class SealedForm(forms.Form):
     text = forms.CharField(max_length=2000, strip=False)
 
@@ -482,7 +375,7 @@ def sealed_submit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
     def send(tournament: Tournament) -> None:
         seasons.sealed_submit(
-            episode=_episode(tournament, number),
+            episode=or_404(selectors.episode, tournament, number),
             entrant=_mine(tournament, request.user),
             by=request.user,
             text=text,
@@ -502,7 +395,7 @@ def _picked(request: HttpRequest, key: str) -> int:
 def candidates(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def name(tournament: Tournament) -> None:
         seasons.candidates_choose(
-            episode=_episode(tournament, number),
+            episode=or_404(selectors.episode, tournament, number),
             by=request.user,
             chosen=[_picked(request, "chosen")],
         )
@@ -514,7 +407,7 @@ def candidates(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def token(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def give(tournament: Tournament) -> None:
         seasons.token_give(
-            episode=_episode(tournament, number),
+            episode=or_404(selectors.episode, tournament, number),
             by=request.user,
             giver=_mine(tournament, request.user).pk,
             receiver=_picked(request, "receiver"),
@@ -527,7 +420,7 @@ def token(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def opponent(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def pick(tournament: Tournament) -> None:
         seasons.opponent_choose(
-            episode=_episode(tournament, number),
+            episode=or_404(selectors.episode, tournament, number),
             by=request.user,
             ec=_mine(tournament, request.user).pk,
             dmo=_picked(request, "dmo"),
@@ -537,8 +430,8 @@ def opponent(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 class TransferForm(forms.Form):
-    to = forms.IntegerField(min_value=1, max_value=api.MAX_ID)
-    amount = forms.IntegerField(min_value=1, max_value=api.MAX_INT)
+    to = forms.IntegerField(min_value=1, max_value=MAX_ID)
+    amount = forms.IntegerField(min_value=1, max_value=MAX_INT)
     reason = forms.CharField(max_length=200)
 
 
@@ -556,7 +449,7 @@ def transfer(request: HttpRequest, slug: str) -> HttpResponse:
             entrant=_mine(tournament, request.user).pk,
             amount=form.cleaned_data["amount"],
             reason=form.cleaned_data["reason"],
-            to=api._entrant(tournament, form.cleaned_data["to"]).pk,
+            to=selectors.entrant(tournament, form.cleaned_data["to"]).pk,
         )
 
     return _acted(request, slug, pay, _("The garnets are transferred."))

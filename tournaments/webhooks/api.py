@@ -1,18 +1,23 @@
 """``/api/tournaments/<slug>/webhooks``: a tournament's webhooks for those who run it (the
-webhooks page's twin); the service is ``tournaments.webhooks.services``."""
+webhooks page's twin); the service is ``tournaments.webhooks.services``. Each view carries its
+OpenAPI description, beside the serializers of what it answers."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_view
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import services
-from tournaments.api import Page, _tournament, _valid
+from hosting.core.openapi import PAGE, READ_ERRORS, json_object, operation
+from hosting.core.validation import valid
+from tournaments import selectors, services
+from tournaments.api.common import Page
+from tournaments.api.outputs import TournamentPage
 from tournaments.events import EVENTS
 from tournaments.models import Tournament, WebhookDelivery, WebhookEndpoint
 from tournaments.webhooks import services as webhooks
@@ -38,6 +43,41 @@ class WebhookChangeInput(serializers.Serializer):
         required=False,
     )
     active = serializers.BooleanField(required=False)
+
+
+class Webhook(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS))
+    active = serializers.BooleanField()
+    discord = serializers.BooleanField(help_text="a Discord channel: sent readable messages")
+    created = serializers.DateTimeField()
+
+
+class WebhookWithSecret(Webhook):
+    secret = serializers.CharField(help_text="whsec_…: the key of its signatures")
+
+
+class Webhooks(serializers.Serializer):
+    webhooks = Webhook(many=True)
+
+
+class Delivery(serializers.Serializer):
+    id = serializers.IntegerField()
+    message_id = serializers.CharField(help_text="the webhook-id header, the same on retries")
+    event = serializers.CharField(help_text="one of the events, or webhook.test")
+    status = serializers.ChoiceField(choices=["pending", "retrying", "delivered", "failed"])
+    attempts = serializers.IntegerField()
+    response_code = serializers.IntegerField(allow_null=True, help_text="of the last attempt")
+    error = serializers.CharField(help_text="why the last attempt failed; empty if it did not")
+    created = serializers.DateTimeField()
+    last_attempt_at = serializers.DateTimeField(allow_null=True)
+    delivered_at = serializers.DateTimeField(allow_null=True)
+    payload = json_object("payload", "the event as sent: type, timestamp, data")
+
+
+class DeliveryPage(TournamentPage):
+    results = Delivery(many=True)
 
 
 def webhook_payload(endpoint: WebhookEndpoint, *, secret: bool = False) -> dict[str, Any]:
@@ -69,7 +109,7 @@ def delivery_payload(delivery: WebhookDelivery) -> dict[str, Any]:
 
 
 def _run(slug: str, request: Request) -> Tournament:
-    tournament = _tournament(slug, request.user)
+    tournament = selectors.visible_tournament(slug, request.user)
     services.check_runs(tournament, request.user)
     return tournament
 
@@ -78,6 +118,22 @@ class WebhookAPIView(APIView):
     permission_classes = [IsAuthenticated]
 
 
+@extend_schema_view(
+    get=operation(
+        Webhooks,
+        summary="The tournament's webhooks (organisers)",
+        errors=READ_ERRORS,
+        operation_id="tournaments_webhooks_list",
+    ),
+    post=operation(
+        WebhookWithSecret,
+        request=WebhookInput,
+        status=201,
+        summary="Add a webhook (organisers)",
+        description="A URL on a private or loopback address is refused in production; a "
+        "Discord channel's webhook URL is sent readable messages.",
+    ),
+)
 class WebhookListView(WebhookAPIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = _run(slug, request)
@@ -85,11 +141,18 @@ class WebhookListView(WebhookAPIView):
 
     def post(self, request: Request, slug: str) -> Response:
         tournament = _run(slug, request)
-        data = _valid(WebhookInput, request.data)
+        data = valid(WebhookInput, request.data)
         endpoint = webhooks.endpoint_create(tournament=tournament, by=request.user, **data)
         return Response(webhook_payload(endpoint, secret=True), status=201)
 
 
+@extend_schema_view(
+    get=operation(WebhookWithSecret, summary="A webhook and its secret", errors=READ_ERRORS),
+    patch=operation(Webhook, request=WebhookChangeInput, summary="Change a webhook"),
+    delete=operation(
+        Webhook, errors=(401, 403, 404), summary="Delete a webhook (and its delivery log)"
+    ),
+)
 class WebhookDetailView(WebhookAPIView):
     def get(self, request: Request, slug: str, hook_id: int) -> Response:
         endpoint = webhooks.endpoint_for(_run(slug, request), hook_id, request.user)
@@ -97,7 +160,7 @@ class WebhookDetailView(WebhookAPIView):
 
     def patch(self, request: Request, slug: str, hook_id: int) -> Response:
         endpoint = webhooks.endpoint_for(_run(slug, request), hook_id, request.user)
-        data = _valid(WebhookChangeInput, request.data)
+        data = valid(WebhookChangeInput, request.data)
         endpoint = webhooks.endpoint_update(endpoint=endpoint, by=request.user, **data)
         return Response(webhook_payload(endpoint))
 
@@ -108,6 +171,11 @@ class WebhookDetailView(WebhookAPIView):
         return Response(answer)
 
 
+@extend_schema_view(
+    post=operation(
+        Delivery, status=202, errors=(401, 403, 404), summary="Send a webhook.test event"
+    )
+)
 class WebhookTestView(WebhookAPIView):
     def post(self, request: Request, slug: str, hook_id: int) -> Response:
         endpoint = webhooks.endpoint_for(_run(slug, request), hook_id, request.user)
@@ -115,6 +183,14 @@ class WebhookTestView(WebhookAPIView):
         return Response(delivery_payload(delivery), status=202)
 
 
+@extend_schema_view(
+    get=operation(
+        DeliveryPage,
+        summary="A webhook's deliveries, newest first",
+        parameters=[PAGE],
+        errors=READ_ERRORS,
+    )
+)
 class WebhookDeliveriesView(WebhookAPIView):
     def get(self, request: Request, slug: str, hook_id: int) -> Response:
         endpoint = webhooks.endpoint_for(_run(slug, request), hook_id, request.user)

@@ -1,0 +1,92 @@
+"""``/api/tournaments/<slug>/matches/<code>/result`` and ``/standings``: a match's result (or
+its correction, previewed by a dry run first) and the table it feeds."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema_view
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from hosting.core.openapi import READ_ERRORS, operation
+from hosting.core.validation import valid
+from tournaments import selectors, services
+from tournaments.api.common import TournamentAPIView
+from tournaments.api.inputs import ResultInput
+from tournaments.api.outputs import MatchOut, Standings
+from tournaments.payloads import match_payload
+
+REGULATIONS = OpenApiParameter(
+    "regulations", str, description="another tie-break regulations version, to compare"
+)
+
+
+class DryRun(serializers.Serializer):
+    dry_run = serializers.BooleanField()
+    match = serializers.CharField()
+    resets = serializers.ListField(child=serializers.CharField())
+    refills = serializers.ListField(child=serializers.CharField())
+    later_rounds_kept = serializers.ListField(child=serializers.CharField())
+
+
+@extend_schema_view(
+    post=operation(
+        PolymorphicProxySerializer(
+            component_name="ResultOutcome",
+            serializers=[MatchOut, DryRun],
+            resource_type_field_name=None,
+            help_text="the match as it now stands; a dry run answers its plan instead",
+        ),
+        request=ResultInput,
+        summary="Report (or correct) a match result",
+    )
+)
+class MatchResultView(TournamentAPIView):
+    def post(self, request: Request, slug: str, code: str) -> Response:
+        tournament = selectors.visible_tournament(slug, request.user)
+        match = selectors.match(tournament, code)
+        data = valid(ResultInput, request.data)
+        winner = None if data["winner"] is None else selectors.entrant(tournament, data["winner"])
+        if data["dry_run"]:
+            plan = services.correction_preview(
+                match=match,
+                by=request.user,
+                winner=winner,
+                home_score=data.get("home_score"),
+                away_score=data.get("away_score"),
+                reason=data["reason"],
+            )
+            return Response(
+                {
+                    "dry_run": True,
+                    "match": match.code,
+                    "resets": list(plan.resets),
+                    "refills": list(plan.refills),
+                    "later_rounds_kept": list(plan.later_swiss),
+                }
+            )
+        match = services.match_report_result(
+            match=match,
+            by=request.user,
+            winner=winner,
+            home_score=data.get("home_score"),
+            away_score=data.get("away_score"),
+            forfeit=data["forfeit"],
+            force=data["force"],
+            reason=data["reason"],
+            resets=data.get("resets"),
+        )
+        names = {e.pk: e.display_name for e in (match.home, match.away) if e is not None}
+        return Response(match_payload(match, match.round, names))
+
+
+@extend_schema_view(
+    get=operation(
+        Standings, summary="Standings", errors=(400, *READ_ERRORS), parameters=[REGULATIONS]
+    )
+)
+class StandingsView(TournamentAPIView):
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = selectors.visible_tournament(slug, request.user)
+        regulations = request.query_params.get("regulations")  # another version, to compare
+        return Response(services.standings_table(tournament=tournament, regulations=regulations))

@@ -1,0 +1,138 @@
+"""The tournament's answers as the OpenAPI document describes them, where more than one
+module answers them (the tournament, its entrants and matches, an episode, a page of rows,
+the standings): the dicts of ``tournaments.payloads`` and ``selectors.detail``."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from hosting.core.openapi import json_object
+
+
+class EntrantOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    eliminated_in = serializers.CharField(allow_null=True)
+
+
+class Side(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class MatchOut(serializers.Serializer):
+    code = serializers.CharField(help_text='e.g. "W1.2", "L2.1", "GF"')
+    bracket = serializers.CharField()
+    round = serializers.IntegerField()
+    slots = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text='who fills each side: a seed (1), a reference ("W1.2:winner"), or null (a bye)',
+    )
+    home = Side(allow_null=True)
+    away = Side(allow_null=True)
+    best_of = serializers.IntegerField()
+    status = serializers.CharField()
+    result_kind = serializers.CharField()
+    home_score = serializers.FloatField(allow_null=True)
+    away_score = serializers.FloatField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    games = serializers.ListField(child=serializers.IntegerField(), help_text="hosted games")
+    voided_games = serializers.ListField(child=serializers.IntegerField())
+
+
+class RoundOut(serializers.Serializer):
+    bracket = serializers.CharField()
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    matches = MatchOut(many=True)
+
+
+class StageOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    format = serializers.CharField()
+    status = serializers.CharField()
+    total_rounds = serializers.IntegerField(allow_null=True)
+    rounds = RoundOut(many=True)
+
+
+class DeathMatchSetup(serializers.Serializer):
+    engine = serializers.CharField()
+    config = json_object("config", "The engine's config")
+    time_control = json_object("time_control", "Allowance and reserve per phase")
+
+
+class Episode(serializers.Serializer):
+    number = serializers.IntegerField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    mm_prompt = serializers.CharField()
+    mm_deadline = serializers.DateTimeField(allow_null=True)
+    mm_revealed = serializers.BooleanField()
+    mm_game = serializers.IntegerField(allow_null=True)
+    winners = serializers.ListField(child=serializers.IntegerField())
+    losers = serializers.ListField(child=serializers.IntegerField())
+    ecs = serializers.ListField(child=serializers.IntegerField())
+    dmos = serializers.ListField(child=serializers.IntegerField())
+    tokens = json_object("tokens")
+    tokens_to_give = serializers.IntegerField()
+    dmo_deadline = serializers.DateTimeField(allow_null=True)
+    death_match = DeathMatchSetup(
+        allow_null=True, help_text="The Death Match's own game; null: the tournament's"
+    )
+
+
+class TournamentSummary(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    organiser = serializers.CharField()
+    game = serializers.CharField()
+    format = serializers.CharField()
+    status = serializers.CharField()
+    visibility = serializers.CharField()
+    capacity = serializers.IntegerField(allow_null=True)
+    registration_opens = serializers.DateTimeField(allow_null=True)
+    registration_closes = serializers.DateTimeField(allow_null=True)
+
+
+class TournamentRow(TournamentSummary):
+    entrant_count = serializers.IntegerField()
+
+
+# A page of rows (``common.Page``); the other paged lists subclass it with their own results.
+class TournamentPage(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = TournamentRow(many=True)
+
+
+class TournamentDetail(TournamentSummary):
+    description = serializers.CharField()
+    ruleset = json_object("ruleset")
+    time_control = json_object("time_control")
+    format_options = json_object("format_options")
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    tiebreak_regulations = serializers.CharField()
+    best_of = serializers.IntegerField()
+    play_online = serializers.BooleanField()
+    seed_window_seconds = serializers.IntegerField(
+        help_text="how long a match game waits for its players' client seeds; 0: deals at once"
+    )
+    check_in_opens = serializers.DateTimeField(allow_null=True)
+    check_in_closes = serializers.DateTimeField(allow_null=True)
+    entrants = EntrantOut(many=True)
+    stages = StageOut(many=True)
+    episodes = Episode(many=True, required=False, help_text="Genius seasons only")
+    balances = serializers.DictField(
+        required=False, help_text="Genius seasons only: each entrant's currency"
+    )
+
+
+class Standings(serializers.Serializer):
+    ranking = serializers.CharField(help_text="the format whose placements rank, or points")
+    regulations = serializers.CharField(help_text="the tie-break regulations applied")
+    standings = serializers.ListField(
+        child=json_object("row", "rank, entrant, name, points, tie-breaks, eliminated_in, ...")
+    )
