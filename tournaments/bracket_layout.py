@@ -1,6 +1,6 @@
 """Where each match of a bracket is drawn: rounds as columns, connectors between them.
 
-Pure geometry over the API's own match payloads (``tournaments.api._detail``): nothing here
+Pure geometry over the API's own match payloads (``selectors.detail``): nothing here
 decides who plays or who won, it only places what the services computed. Columns are rounds;
 a match spans the grid rows of the matches that feed it, so it sits midway between them, and
 its ``link`` says how its connector runs to the match it feeds:

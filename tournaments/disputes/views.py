@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -23,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from games.models import GameSession
 from hosting.core.errors import Forbidden, UserError
-from hosting.core.roles import is_organiser, is_staff_admin
+from hosting.core.roles import STAFF_ADMIN, is_organiser, is_staff_admin
 from tournaments import selectors
 from tournaments.core import audit
 from tournaments.disputes import services as disputes
@@ -174,10 +175,6 @@ def _staff_context(request: HttpRequest, dispute: Dispute) -> dict[str, Any]:
 
 
 def _staff_admins() -> list[Any]:
-    from django.contrib.auth import get_user_model
-
-    from hosting.core.roles import STAFF_ADMIN
-
     return list(get_user_model().objects.filter(groups__name=STAFF_ADMIN).order_by("username"))
 
 

@@ -44,7 +44,7 @@ from tournaments.templatetags.tournament_pages import FORMATS
 AUDIT_SHOWN = 50
 
 
-def _run_by(request: HttpRequest, slug: str) -> Tournament:
+def run_by(request: HttpRequest, slug: str) -> Tournament:
     """The tournament, for the one who runs it (its organiser or a staff admin)."""
     tournament = or_404(selectors.visible_tournament, slug, request.user)
     if not selectors.runs(tournament, request.user):
@@ -176,7 +176,7 @@ def _form_values(tournament: Tournament) -> dict[str, Any]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _run_by(request, slug)
+    tournament = run_by(request, slug)
     locked = tournament.status != Tournament.Status.DRAFT  # game and format: drafts only
     errors: list[str] = []
     values: Any = _form_values(tournament)
@@ -227,7 +227,7 @@ def console(
 ) -> HttpResponse:
     """The console; ``preview`` is a forced correction's dry run waiting to be confirmed,
     ``told`` the feedback of an htmx-posted form."""
-    tournament = _run_by(request, slug)
+    tournament = run_by(request, slug)
     drawn = selectors.board(tournament)
     entrants = list(tournament.entrants.order_by("seed", "registered_at", "pk"))
     audit = AuditEntry.objects.filter(tournament=tournament).select_related("actor")
@@ -569,7 +569,7 @@ ACTIONS: dict[str, Callable[[HttpRequest, Tournament], Any]] = {
 @login_required
 @require_POST
 def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
-    tournament = _run_by(request, slug)
+    tournament = run_by(request, slug)
     if action not in ACTIONS:
         raise Http404
     try:

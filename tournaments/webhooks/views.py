@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from hosting.core.errors import NotFound, UserError
 from tournaments.events import EVENTS
-from tournaments.views.manage import _run_by
+from tournaments.views.manage import run_by
 from tournaments.webhooks import services as webhooks
 
 EVENT_LABELS = {
@@ -51,7 +51,7 @@ class WebhookForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "POST"])
 def webhooks_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _run_by(request, slug)
+    tournament = run_by(request, slug)
     form = WebhookForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -82,7 +82,7 @@ def webhooks_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def webhook_action(request: HttpRequest, slug: str, hook_id: int, action: str) -> HttpResponse:
-    tournament = _run_by(request, slug)
+    tournament = run_by(request, slug)
     try:
         endpoint = webhooks.endpoint_for(tournament, hook_id, request.user)
     except NotFound:
