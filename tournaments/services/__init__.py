@@ -36,11 +36,7 @@ from tournaments.services.registration import (
     tournament_update,
     waiting_list,
 )
-from tournaments.services.results import (
-    correction_preview,
-    game_result_recorded,
-    match_report_result,
-)
+from tournaments.services.results import correction_preview, match_report_result
 from tournaments.services.stages import stage_start, swiss_round_start
 from tournaments.services.standings import standings, standings_table
 
@@ -58,7 +54,6 @@ __all__ = [
     "entrant_promote",
     "entrant_register",
     "entrant_withdraw",
-    "game_result_recorded",
     "match_report_result",
     "registration_open",
     "seeding_apply",
