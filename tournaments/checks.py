@@ -19,7 +19,6 @@ from django.db.models import Sum
 
 from games.models import GameSession
 from hosting.core.errors import UserError
-from tournaments import corrections
 from tournaments.formats import ledger, repair
 from tournaments.models import (
     Entrant,
@@ -31,6 +30,9 @@ from tournaments.models import (
     Stage,
     Tournament,
 )
+from tournaments.seasons.services import ledger_for
+from tournaments.services import corrections
+from tournaments.services.standings import standings
 
 ROUND_BASED = ("swiss", "round_robin")
 
@@ -106,8 +108,6 @@ def _games(stage: Stage) -> list[str]:
 
 
 def _standings(tournament: Tournament) -> list[str]:
-    from tournaments.services import standings
-
     stage = tournament.stages.order_by("-number").first()
     if stage is None:
         return []
@@ -254,8 +254,6 @@ def _episodes(tournament: Tournament, stage: Stage) -> list[str]:
 def _settlements(tournament: Tournament) -> list[str]:
     """An elimination's currency settlement stands only while its player is out in that
     episode: a ruling that reinstates them pays it back (``ledger.return_settlement``)."""
-    from tournaments.seasons.services import ledger_for
-
     entries = ledger_for(tournament)
     found = []
     out = dict(tournament.entrants.values_list("pk", "eliminated_in"))
@@ -275,8 +273,6 @@ def _settlements(tournament: Tournament) -> list[str]:
 
 def _ledger(tournament: Tournament) -> list[str]:
     """Balances are the sum of the entries, and no entry took anyone below zero."""
-    from tournaments.seasons.services import ledger_for
-
     found = []
     entries = ledger_for(tournament)
     for currency in sorted({entry.currency for entry in entries}):

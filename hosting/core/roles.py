@@ -11,10 +11,17 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
 from django.db import connections, router, transaction
+from django.dispatch import Signal
 
 ORGANISER = "organiser"
 STAFF_ADMIN = "staff admin"
 ROLES = (ORGANISER, STAFF_ADMIN)
+
+# Sent inside the change's transaction when a role is granted or revoked, with ``by`` (who,
+# ``None``: the shell or the system), ``action`` (``hosting.role.granted`` or ``.revoked``),
+# ``user``, ``role`` and ``had`` (held before). The audit log listens
+# (``tournaments.core.audit.record_role_change``): this shared core imports no app.
+role_changed = Signal()
 
 
 def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
@@ -51,7 +58,8 @@ def is_staff_admin(user: AbstractBaseUser | AnonymousUser) -> bool:
 
 def grant(user: AbstractBaseUser, role: str, *, by: Any = None) -> None:
     """Give ``user`` a role; the group is made if a flushed database lost it. A change is
-    audited (``hosting.role.granted``), ``by`` whom (``None``: the shell or the system)."""
+    sent as ``role_changed`` (``hosting.role.granted``), ``by`` whom (``None``: the shell or
+    the system), and so audited."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
     with transaction.atomic():
@@ -59,7 +67,9 @@ def grant(user: AbstractBaseUser, role: str, *, by: Any = None) -> None:
         if user.groups.filter(pk=group.pk).exists():
             return
         user.groups.add(group)
-        _audit(by, "hosting.role.granted", user, role, had=False)
+        role_changed.send(
+            grant, by=by, action="hosting.role.granted", user=user, role=role, had=False
+        )
 
 
 def revoke(user: AbstractBaseUser, role: str, *, by: Any = None) -> None:
@@ -71,18 +81,6 @@ def revoke(user: AbstractBaseUser, role: str, *, by: Any = None) -> None:
         if not groups:
             return
         user.groups.remove(*groups)
-        _audit(by, "hosting.role.revoked", user, role, had=True)
-
-
-def _audit(by: Any, action: str, user: AbstractBaseUser, role: str, *, had: bool) -> None:
-    from tournaments.core.audit import record  # the log lives with the models that fill most of it
-
-    record(
-        by,
-        action,
-        target=f"user:{user.pk}",
-        before={"role": role, "held": had},
-        after={"role": role, "held": not had},
-        user=user.get_username(),
-        role=role,
-    )
+        role_changed.send(
+            revoke, by=by, action="hosting.role.revoked", user=user, role=role, had=True
+        )

@@ -10,7 +10,7 @@ from django.utils import timezone, translation
 from tests.tournaments.builders import open_tournament, report_top_seed_wins, started, user
 from tests.tournaments.test_genius_season import RULES, play_episode
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 from tournaments.seasons import services as seasons
 from tournaments.templatetags import tournament_pages as labels
 
@@ -422,7 +422,7 @@ def test_a_service_refusal_is_shown_in_the_readers_language_and_the_api_keeps_en
 
 def test_status_and_format_labels_are_the_models_own_translated():
     assert set(labels.FORMATS) == set(services.TOURNAMENT_FORMATS)
-    assert dict(services.Match.Status.choices) == labels.MATCH_STATUS
+    assert dict(Match.Status.choices) == labels.MATCH_STATUS
     with translation.override("ru"):
         assert str(labels.format_label("double_elimination")) == "Двойное выбывание"
         assert str(labels.tournament_status("running")) == str(Tournament.Status.RUNNING.label)

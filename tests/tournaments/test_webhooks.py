@@ -16,6 +16,7 @@ from tests.tournaments.webhook_receiver import expected_signature, receiver
 from tournaments import services
 from tournaments.events import EVENTS
 from tournaments.models import WebhookDelivery
+from tournaments.webhooks import delivery
 from tournaments.webhooks import services as webhooks
 
 # -- signing --------------------------------------------------------------------------------
@@ -24,7 +25,7 @@ from tournaments.webhooks import services as webhooks
 def test_the_spec_known_answer_vector_signs_as_the_spec_says():
     secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
     message_id, timestamp, body = "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}'
-    signature = webhooks.sign(secret, message_id, timestamp, body)
+    signature = delivery.sign(secret, message_id, timestamp, body)
     assert signature == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
     assert signature == expected_signature(secret, message_id, str(timestamp), body.encode())
 
@@ -104,18 +105,18 @@ def test_discord_messages_read_as_sentences():
         "home_score": 1.0,
         "away_score": 2.0,
     }
-    assert webhooks.discord_message("tournament.started", cup) == "**Cup** has started."
+    assert delivery.discord_message("tournament.started", cup) == "**Cup** has started."
     assert (
-        webhooks.discord_message("match.ready", cup | {"match": match})
+        delivery.discord_message("match.ready", cup | {"match": match})
         == "**Cup**: match W1.1 is ready, Ann v Bob."
     )
     assert (
-        webhooks.discord_message("match.result", cup | {"match": match})
+        delivery.discord_message("match.result", cup | {"match": match})
         == "**Cup**: Bob beat Ann in match W1.1 (2-1)."
     )
     drawn = match | {"winner": None, "home_score": 0.5, "away_score": 0.5}
     assert (
-        webhooks.discord_message("match.result", cup | {"match": drawn})
+        delivery.discord_message("match.result", cup | {"match": drawn})
         == "**Cup**: Ann and Bob drew match W1.1."
     )
 

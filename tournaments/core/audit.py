@@ -1,6 +1,7 @@
 """The service's audit log: every organiser's and admin's action, append-only.
 
-``record`` is the one write (``tournaments.services.audit`` is its tournament-scoped form);
+``record`` is the one write (``log`` is its tournament-scoped form, ``record_role_change`` its
+receiver of ``hosting.core.roles.role_changed``);
 ``visible_to`` is who reads what: staff admins everything, organisers their tournaments'
 entries, nobody else anything. ``filtered`` applies the page's and the API's filters.
 """
@@ -18,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from hosting.core.errors import Forbidden, UserError
 from hosting.core.roles import is_organiser, is_staff_admin
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditEntry, Match, Tournament
 
 FILTERS = ("tournament", "action", "actor", "target", "since", "until")
 
@@ -44,6 +45,59 @@ def record(
         after=after,
         data=data,
         reason=reason,
+    )
+
+
+def log(
+    tournament: Tournament,
+    actor: Any,
+    action: str,
+    reason: str = "",
+    *,
+    target: str = "",
+    before: Any = None,
+    after: Any = None,
+    **data: Any,
+) -> None:
+    """A tournament's entry: ``action`` is recorded as ``tournaments.<action>``."""
+    record(
+        actor,
+        f"tournaments.{action}",
+        tournament=tournament,
+        target=target,
+        before=before,
+        after=after,
+        reason=reason,
+        **data,
+    )
+
+
+def result_of(match: Match) -> dict[str, Any]:
+    """A match's result as the audit log keeps it before and after a change."""
+    return {
+        "status": match.status,
+        "result_kind": match.result_kind,
+        "winner": match.winner_id,
+        "home": match.home_id,
+        "away": match.away_id,
+        "home_score": match.home_score,
+        "away_score": match.away_score,
+    }
+
+
+def record_role_change(
+    sender: Any, *, by: Any, action: str, user: Any, role: str, had: bool, **kwargs: Any
+) -> None:
+    """``hosting.core.roles.role_changed`` receiver: a role granted or revoked, ``by`` whom
+    (``None``: the shell or the system)."""
+    record(
+        by,
+        action,
+        target=f"user:{user.pk}",
+        before={"role": role, "held": had},
+        after={"role": role, "held": not had},
+        user=user.get_username(),
+        role=role,
     )
 
 

@@ -18,9 +18,11 @@ from django.utils.translation import gettext as _
 from games import services as game_services
 from games.models import GameSession
 from hosting.core.errors import Conflict, UserError
-from tournaments import corrections, services
+from tournaments.core import audit
 from tournaments.models import Dispute, Match, MatchGame, Round, Stage, Tournament
 from tournaments.seasons import rulings as season_rulings
+from tournaments.services import corrections
+from tournaments.services.matches import count_game, start_next_game
 
 
 def play_again(
@@ -54,7 +56,7 @@ def play_again(
     _recount(match)
     _reopen(match, by, reason)
     if ruling == Dispute.Ruling.REPLAY:
-        services._start_next_game(match)
+        start_next_game(match)
         new = match.match_games.order_by("-number").first().game
     else:
         new = game_services.game_continue_from(
@@ -69,7 +71,7 @@ def play_again(
         )
         match.status = Match.Status.LIVE
         match.save(update_fields=["status"])
-    services.audit(
+    audit.log(
         match.stage.tournament,
         by,
         "match.game_replaced",
@@ -98,7 +100,7 @@ def _recount(match: Match) -> None:
     match.save()
     for link in match.match_games.select_related("game").order_by("number"):
         if link.game.is_over:
-            services._count_game(match, link, link.game.outcome or {})
+            count_game(match, link, link.game.outcome or {})
 
 
 def _reopen(match: Match, by: Any, reason: str) -> None:
@@ -110,4 +112,4 @@ def _reopen(match: Match, by: Any, reason: str) -> None:
     tournament = stage.tournament
     if tournament.status == Tournament.Status.FINISHED:
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
-        services.audit(tournament, by, "tournament.reopened", reason=reason, replayed=match.code)
+        audit.log(tournament, by, "tournament.reopened", reason=reason, replayed=match.code)

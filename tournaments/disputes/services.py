@@ -35,10 +35,12 @@ from games import services as game_services
 from games.models import GameSession
 from hosting.core.errors import Conflict, Forbidden, NotFound, UserError
 from hosting.core.roles import is_staff_admin
-from tournaments import corrections, events, services
+from tournaments import events, services
 from tournaments.core import audit
+from tournaments.disputes import games as dispute_games
 from tournaments.models import Dispute, DisputeComment, Entrant, Match, Tournament
 from tournaments.seasons import rulings as season_rulings
+from tournaments.services import corrections
 
 Ruling = Dispute.Ruling
 # Rulings that change the match, and so may reset what it feeds: each is previewed first.
@@ -387,7 +389,7 @@ def dispute_rule(
         if not dispute.is_pending:
             raise Conflict(_("this dispute is already closed"))
         match = Match.objects.select_for_update().get(pk=dispute.match_id)
-        before = {"dispute": _state(dispute), "match": services._result_of(match)}
+        before = {"dispute": _state(dispute), "match": audit.result_of(match)}
         plan = _plan(dispute, match, ruling, winner)
         if plan is not None and plan.resets and resets is None:
             raise DisputeError(
@@ -421,7 +423,7 @@ def dispute_rule(
             "ruled",
             reason=reason,
             before=before,
-            after={"dispute": _state(dispute), "match": services._result_of(match)},
+            after={"dispute": _state(dispute), "match": audit.result_of(match)},
             ruling=ruling,
             **data,
         )
@@ -511,10 +513,7 @@ def _apply(
             raise DisputeError(_("name the entrant to disqualify"))
         services.entrant_disqualify(entrant=target, by=by, reason=reason)
         return {"entrant": target.pk}
-    from tournaments.disputes import (
-        games as dispute_games,  # replays and rewinds: the games side of a ruling
-    )
-
+    # Replays and rewinds: the games side of a ruling.
     return dispute_games.play_again(dispute, match, by, reason, plan, ruling, seq)
 
 
@@ -532,17 +531,17 @@ def _adjust(
         raise DisputeError(_("a draw keeps level scores; overturn it to give it a winner"))
     if winner is not None and (home_score > away_score) != (winner == match.home):
         raise DisputeError(_("the scores contradict the winner; overturn the result instead"))
-    before = services._result_of(match)
+    before = audit.result_of(match)
     match.home_score, match.away_score = float(home_score), float(away_score)
     match.save(update_fields=["home_score", "away_score", "updated"])
-    services.audit(
+    audit.log(
         match.stage.tournament,
         by,
         "match.scores_adjusted",
         reason=reason,
         target=f"match:{match.code}",
         before=before,
-        after=services._result_of(match),
+        after=audit.result_of(match),
         match=match.code,
     )
     return {"home_score": match.home_score, "away_score": match.away_score}

@@ -29,12 +29,13 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 from hosting.core.errors import Conflict
-from tournaments import corrections, services
+from tournaments.core import audit
 from tournaments.events import emit, match_data
 from tournaments.formats import FormatError, ledger
 from tournaments.models import Dispute, Entrant, Episode, Match, Round, Stage, Tournament
 from tournaments.seasons import services as seasons
-from tournaments.services import audit
+from tournaments.services import corrections
+from tournaments.services.matches import checked_result, decide, open_match
 
 Status = Episode.Status
 
@@ -191,7 +192,7 @@ def overturn(
         _set_result(match, fixed, by=by, winner=winner, forfeit=forfeit, reason=reason)
         _reinstate(tournament, episode.number, runner_up, dispute=dispute, by=by, reason=reason)
         Entrant.objects.filter(pk=match.loser_id).update(eliminated_in=episode.number)
-        audit(
+        audit.log(
             tournament,
             by,
             "season.won",
@@ -261,9 +262,9 @@ def _reinstate(
         return
     before = seasons.ledger_for(tournament)
     after = _returned(tournament, number, player)
-    seasons._append_ledger(tournament, before, after)
+    seasons.append_ledger(tournament, before, after)
     Entrant.objects.filter(pk=player).update(eliminated_in=None)
-    audit(
+    audit.log(
         tournament,
         by,
         "season.reinstated",
@@ -286,17 +287,17 @@ def _set_result(
 ) -> None:
     """The settled match's new result, audited as a correction (no downstream repair: the
     season's own steps follow it)."""
-    previous = services._result_of(match)
-    match.home_score, match.away_score = services._checked_result(match, winner, None, None)
-    services._decide(match, Match.ResultKind.FORFEIT if forfeit else Match.ResultKind.PLAYED)
-    audit(
+    previous = audit.result_of(match)
+    match.home_score, match.away_score = checked_result(match, winner, None, None)
+    decide(match, Match.ResultKind.FORFEIT if forfeit else Match.ResultKind.PLAYED)
+    audit.log(
         match.stage.tournament,
         by,
         "match.result_corrected",
         reason=reason,
         target=f"match:{match.code}",
         before=previous,
-        after=services._result_of(match),
+        after=audit.result_of(match),
         match=match.code,
         winner=match.winner_id,
         forced=True,
@@ -321,7 +322,7 @@ def _reinstate_runner_up(tournament: Tournament, final: Match, *, by: Any, reaso
     if tournament.status == Tournament.Status.FINISHED:
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
         tournament.status = Tournament.Status.RUNNING
-        audit(tournament, by, "tournament.reopened", reason=reason, corrected=final.code)
+        audit.log(tournament, by, "tournament.reopened", reason=reason, corrected=final.code)
 
 
 def _pair_final_again(
@@ -348,7 +349,7 @@ def _pair_final_again(
     Round.objects.filter(pk=final.round_id).update(status=Round.Status.RUNNING)
     final_episode.status = Status.DEATH_MATCH
     final_episode.save(update_fields=["status"])
-    audit(
+    audit.log(
         tournament,
         by,
         "season.final_paired",
@@ -359,7 +360,7 @@ def _pair_final_again(
         corrected=because.code,
     )
     final.refresh_from_db()
-    services._open_match(final)
+    open_match(final)
     emit(tournament.pk, "match.ready", **match_data(final))
 
 
@@ -381,7 +382,7 @@ def _reset_episode(
     episode.mm_game = None
     episode.status = Status.MAIN_MATCH
     episode.save()
-    audit(
+    audit.log(
         tournament,
         by,
         "season.episode_reset",
@@ -423,7 +424,7 @@ def _remove_episode(
         "dm_time_control": episode.dm_time_control,
         "dmo_deadline": episode.dmo_deadline.isoformat() if episode.dmo_deadline else None,
     }
-    audit(
+    audit.log(
         tournament,
         by,
         "season.episode_removed",

@@ -22,7 +22,11 @@ from games.clocks import TimeControl, TimeControlError
 from games.engines.base import ConfigError
 from hosting.core.errors import Conflict, Forbidden
 from hosting.core.wording import say
-from tournaments import adapters, services
+from tournaments import adapters
+from tournaments.core import audit
+from tournaments.core.errors import TournamentUserError
+from tournaments.core.locking import lock_episode, lock_tournament
+from tournaments.core.permissions import check_runs, runs
 from tournaments.events import emit, match_data
 from tournaments.formats import FormatError, genius, ledger
 from tournaments.models import (
@@ -35,7 +39,8 @@ from tournaments.models import (
     Stage,
     Tournament,
 )
-from tournaments.services import TournamentUserError, audit
+from tournaments.services.matches import DMO_TIE_DECISIONS, open_match
+from tournaments.services.stages import withdraw_no_shows
 
 Status = Episode.Status
 
@@ -113,7 +118,8 @@ def _store(episode: Episode, pure: genius.Episode, season: genius.Season) -> Non
     episode.tokens_to_give = {str(k): v for k, v in pure.tokens_to_give.items() if v}
 
 
-def _append_ledger(tournament: Tournament, before: ledger.Ledger, after: ledger.Ledger) -> None:
+def append_ledger(tournament: Tournament, before: ledger.Ledger, after: ledger.Ledger) -> None:
+    """Write the entries the pure ledger ``after`` added to ``before`` (append-only)."""
     for entry in after[len(before) :]:
         LedgerEntry.objects.create(
             tournament=tournament,
@@ -135,32 +141,19 @@ def _decided(call: Any, *args: Any, **kwargs: Any) -> Any:
         raise TournamentUserError(str(error)) from None
 
 
-def _lock_episode(episode: Episode) -> tuple[Tournament, Episode]:
-    tournament = Tournament.objects.select_for_update().get(pk=episode.tournament_id)
-    return tournament, Episode.objects.select_for_update().get(pk=episode.pk)
-
-
-def _runs(tournament: Tournament, user: Any) -> bool:
-    try:
-        services.check_runs(tournament, user)
-    except Forbidden:
-        return False
-    return True
-
-
 # -- the season -------------------------------------------------------------------------------
 
 
 def season_start(*, tournament: Tournament, by: Any) -> Episode:
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        services.check_runs(tournament, by)
+        tournament = lock_tournament(tournament)
+        check_runs(tournament, by)
         if tournament.format != genius.KEY:
             raise TournamentUserError(_("only a Genius-format tournament runs as a season"))
         if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN):
             raise Conflict(_("this season has already started"))
         rules_for(tournament)
-        services.withdraw_no_shows(tournament)
+        withdraw_no_shows(tournament)
         cast = adapters.seeded_entrants_for(tournament)
         if len(cast) < 3:
             raise Conflict(_("a season needs a seeded cast of at least three players"))
@@ -169,28 +162,28 @@ def season_start(*, tournament: Tournament, by: Any) -> Episode:
         )
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-        audit(tournament, by, "season.started", cast=[e.pk for e in cast.values()])
+        audit.log(tournament, by, "season.started", cast=[e.pk for e in cast.values()])
         emit(tournament.pk, "tournament.started", stage=1, entrants=len(cast))
         return Episode.objects.create(tournament=tournament, number=1)
 
 
 def sealed_open(*, episode: Episode, by: Any, prompt: str, deadline: Any) -> None:
     with transaction.atomic():
-        tournament, episode = _lock_episode(episode)
-        services.check_runs(tournament, by)
+        tournament, episode = lock_episode(episode)
+        check_runs(tournament, by)
         if episode.status != Status.MAIN_MATCH or episode.winners:
             raise Conflict(_("the main match is already decided"))
         if deadline <= timezone.now():
             raise TournamentUserError(_("the deadline must be in the future"))
         episode.mm_prompt, episode.mm_deadline = prompt, deadline
         episode.save(update_fields=["mm_prompt", "mm_deadline"])
-        audit(tournament, by, "season.sealed_opened", episode=episode.number)
+        audit.log(tournament, by, "season.sealed_opened", episode=episode.number)
 
 
 def sealed_submit(*, episode: Episode, entrant: Entrant, by: Any, text: str) -> SealedSubmission:
     """A player's private answer, timestamped; replaced freely until the deadline only."""
     with transaction.atomic():
-        tournament, episode = _lock_episode(episode)
+        tournament, episode = lock_episode(episode)
         if by != entrant.user:
             raise Forbidden(_("players submit their own answers"))
         if entrant.pk not in season_for(tournament).players:
@@ -215,13 +208,13 @@ def sealed_submit(*, episode: Episode, entrant: Entrant, by: Any, text: str) -> 
 
 def sealed_reveal(*, episode: Episode, by: Any) -> list[SealedSubmission]:
     with transaction.atomic():
-        tournament, episode = _lock_episode(episode)
-        services.check_runs(tournament, by)
+        tournament, episode = lock_episode(episode)
+        check_runs(tournament, by)
         if not episode.mm_deadline or timezone.now() <= episode.mm_deadline:
             raise Conflict(_("submissions are revealed after the deadline"))
         episode.mm_revealed = True
         episode.save(update_fields=["mm_revealed"])
-        audit(tournament, by, "season.sealed_revealed", episode=episode.number)
+        audit.log(tournament, by, "season.sealed_revealed", episode=episode.number)
         return list(episode.submissions.select_related("entrant"))
 
 
@@ -230,8 +223,8 @@ def main_match_game(
 ) -> None:
     """Play the main match as a hosted game of any engine among the players still in."""
     with transaction.atomic():
-        tournament, episode = _lock_episode(episode)
-        services.check_runs(tournament, by)
+        tournament, episode = lock_episode(episode)
+        check_runs(tournament, by)
         if episode.status != Status.MAIN_MATCH or episode.mm_game_id:
             raise Conflict(_("this main match is already under way or decided"))
         players = [Entrant.objects.get(pk=pk) for pk in season_for(tournament).players]
@@ -248,7 +241,7 @@ def main_match_game(
         game_services.game_open_seed_window(game_id=game.pk, seconds=tournament.seed_window_seconds)
         episode.mm_game = game
         episode.save(update_fields=["mm_game"])
-        audit(tournament, by, "season.main_match_game", episode=episode.number, game=game.pk)
+        audit.log(tournament, by, "season.main_match_game", episode=episode.number, game=game.pk)
 
 
 def main_match_game_finished(*, game_id: int) -> bool:
@@ -269,8 +262,8 @@ def main_match_game_finished(*, game_id: int) -> bool:
 
 def main_match_record(*, episode: Episode, by: Any, winners: list[int], losers: list[int]) -> None:
     with transaction.atomic():
-        tournament, episode = _lock_episode(episode)
-        services.check_runs(tournament, by)
+        tournament, episode = lock_episode(episode)
+        check_runs(tournament, by)
         if episode.status != Status.MAIN_MATCH:
             raise Conflict(_("this episode's main match is already decided"))
         rules = rules_for(tournament)
@@ -282,13 +275,13 @@ def main_match_record(*, episode: Episode, by: Any, winners: list[int], losers: 
         _store(episode, pure, season)
         episode.status = _next_status(pure)
         episode.save()
-        audit(tournament, by, "season.main_match", episode=episode.number, winners=winners)
+        audit.log(tournament, by, "season.main_match", episode=episode.number, winners=winners)
 
 
 def candidates_choose(*, episode: Episode, by: Any, chosen: list[int]) -> None:
     """The MM winners (or the host for them) name the elimination candidates."""
     with transaction.atomic():
-        tournament, episode = _lock_episode(episode)
+        tournament, episode = lock_episode(episode)
         if episode.status != Status.CANDIDATES:
             raise Conflict(_("candidates are not being chosen now"))
         _check_member(tournament, by, episode.winners, _("only the main match winners choose"))
@@ -300,12 +293,12 @@ def candidates_choose(*, episode: Episode, by: Any, chosen: list[int]) -> None:
         _store(episode, pure, season)
         episode.status = _next_status(pure)
         episode.save()
-        audit(tournament, by, "season.candidates", episode=episode.number, ecs=chosen)
+        audit.log(tournament, by, "season.candidates", episode=episode.number, ecs=chosen)
 
 
 def token_give(*, episode: Episode, by: Any, giver: int, receiver: int) -> None:
     with transaction.atomic():
-        tournament, episode = _lock_episode(episode)
+        tournament, episode = lock_episode(episode)
         if episode.status != Status.TOKENS:
             raise Conflict(_("no Token of Life is waiting to be given"))
         _check_member(tournament, by, [giver], _("only the sole winner gives their token away"))
@@ -319,26 +312,26 @@ def token_give(*, episode: Episode, by: Any, giver: int, receiver: int) -> None:
         _store(episode, pure, season)
         episode.status = _next_status(pure)
         episode.save()
-        audit(tournament, by, "season.token_given", episode=episode.number, to=receiver)
+        audit.log(tournament, by, "season.token_given", episode=episode.number, to=receiver)
 
 
 def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
     """An EC picks their DMO; once every EC has, the Death Matches begin."""
     with transaction.atomic():
-        tournament, episode = _lock_episode(episode)
+        tournament, episode = lock_episode(episode)
         if episode.status != Status.OPPONENTS:
             raise Conflict(_("opponents are not being chosen now"))
         _check_member(tournament, by, [ec], _("each candidate chooses their own opponent"))
         if (
             episode.dmo_deadline
             and timezone.now() > episode.dmo_deadline
-            and not _runs(tournament, by)
+            and not runs(tournament, by)
         ):
             raise Conflict(_("the deadline to choose has passed; the host decides now"))
         season = season_for(tournament, episode)
         pure = _decided(genius.choose_opponent, season, episode_for(episode), ec, dmo)
         _store(episode, pure, season)
-        audit(tournament, by, "season.opponent_chosen", episode=episode.number, ec=ec, dmo=dmo)
+        audit.log(tournament, by, "season.opponent_chosen", episode=episode.number, ec=ec, dmo=dmo)
         if len(pure.dmos) == len(pure.ecs):
             episode.status = Status.DEATH_MATCH
             _create_death_matches(tournament, episode)
@@ -363,8 +356,8 @@ def death_match_setup(
     deadline for the EC's DMO pick. After that deadline the EC can no longer pick: the season
     rules name no default DMO, so the host picks (the console prompts them)."""
     with transaction.atomic():
-        tournament, episode = _lock_episode(episode)
-        services.check_runs(tournament, by)
+        tournament, episode = lock_episode(episode)
+        check_runs(tournament, by)
         if episode.kind == Episode.Kind.FINAL or episode.status not in DM_SETUP_STATUSES:
             raise Conflict(_("this episode's Death Match has begun; its settings stay as they are"))
         engine = engine or tournament.game
@@ -391,7 +384,7 @@ def death_match_setup(
         episode.dm_time_control = time_control or {}
         episode.dmo_deadline = dmo_deadline
         episode.save(update_fields=["dm_engine", "dm_ruleset", "dm_time_control", "dmo_deadline"])
-        audit(
+        audit.log(
             tournament,
             by,
             "season.death_match_setup",
@@ -412,7 +405,7 @@ def dmo_pick_overdue(episode: Episode) -> bool:
 
 
 def _check_member(tournament: Tournament, user: Any, entrant_ids: list[int], message: str) -> None:
-    if _runs(tournament, user):
+    if runs(tournament, user):
         return
     if not getattr(user, "is_authenticated", False):
         raise Forbidden(message)
@@ -467,7 +460,7 @@ def _create_death_matches(tournament: Tournament, episode: Episode) -> None:
             status=Match.Status.READY,
             extra=extra,
         )
-        services._open_match(match)
+        open_match(match)
         emit(tournament.pk, "match.ready", **match_data(match))
 
 
@@ -484,7 +477,7 @@ def _create_final(tournament: Tournament, episode: Episode, finalists: tuple[int
         status=Match.Status.READY,
         extra={"roles": ["EC", "DMO"]},
     )
-    services._open_match(match)
+    open_match(match)
     emit(tournament.pk, "match.ready", **match_data(match))
 
 
@@ -529,9 +522,9 @@ def eliminate_loser(
         before,
         episode=episode.number,
     )
-    _append_ledger(tournament, before, after)
+    append_ledger(tournament, before, after)
     Entrant.objects.filter(pk=result.loser).update(eliminated_in=episode.number)
-    audit(
+    audit.log(
         tournament,
         by,
         "season.eliminated",
@@ -556,7 +549,7 @@ def _death_match_result(episode: Episode, match: Match) -> genius.DeathMatchResu
     )
     last = match.match_games.order_by("-number").select_related("game").first()
     decided_by = ((last.game.outcome or {}).get("details", {}) if last else {}).get("decided_by")
-    return dataclasses.replace(result, tie=decided_by in services.DMO_TIE_DECISIONS)
+    return dataclasses.replace(result, tie=decided_by in DMO_TIE_DECISIONS)
 
 
 def _finish_season(tournament: Tournament, episode: Episode, match: Match) -> None:
@@ -568,7 +561,7 @@ def _finish_season(tournament: Tournament, episode: Episode, match: Match) -> No
     tournament.save(update_fields=["status"])
     match.stage.status = Stage.Status.FINISHED
     match.stage.save(update_fields=["status"])
-    audit(tournament, None, "season.won", winner=match.winner_id)
+    audit.log(tournament, None, "season.won", winner=match.winner_id)
     emit(tournament.pk, "tournament.finished", stage=match.stage.number, winner=match.winner_id)
 
 
@@ -587,11 +580,11 @@ def ledger_record(
 ) -> None:
     """Award, transfer or spend currency; the pure ledger refuses overdrafts with a reason."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if kind == "transfer" and not _runs(tournament, by):
+        tournament = lock_tournament(tournament)
+        if kind == "transfer" and not runs(tournament, by):
             _check_member(tournament, by, [entrant], _("only the payer can transfer their garnets"))
         else:
-            services.check_runs(tournament, by)
+            check_runs(tournament, by)
         if tournament.format != genius.KEY:
             raise TournamentUserError(_("garnets belong to Genius seasons"))
         named = {entrant} | ({to} if to is not None else set())
@@ -613,8 +606,8 @@ def ledger_record(
             )
         before = ledger_for(tournament)
         after = _decided(operations[kind], before)
-        _append_ledger(tournament, before, after)
-        audit(tournament, by, f"season.ledger.{kind}", entrant=entrant, amount=amount, to=to)
+        append_ledger(tournament, before, after)
+        audit.log(tournament, by, f"season.ledger.{kind}", entrant=entrant, amount=amount, to=to)
 
 
 def balances(tournament: Tournament) -> dict[int, int]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from games import services as game_services
 from tournaments import adapters
+from tournaments.core import audit
 from tournaments.events import emit, match_data
 from tournaments.formats import repair
 from tournaments.models import Entrant, Match, Round, Stage, Tournament
@@ -59,7 +60,7 @@ def held_match(match: Match) -> repair.Held:
 
 
 def seeds(stage: Stage) -> dict[int, int | None]:
-    """Seed -> entrant id of those taking part, as ``services._advance`` fills matches."""
+    """Seed -> entrant id of those taking part, as ``stages.advance`` fills matches."""
     return {seed: entrant.pk for seed, entrant in adapters.seeded_entrants(stage).items()}
 
 
@@ -100,10 +101,8 @@ def plan_undecided(match: Match) -> Plan:
 
 
 def apply(match: Match, fixed: Plan, *, by: Any, reason: str) -> None:
-    """Clear what the correction of ``match`` changes; ``services._advance`` then fills it
+    """Clear what the correction of ``match`` changes; ``stages.advance`` then fills it
     again from the feeders, exactly as when results first came in."""
-    from tournaments.services import audit  # services calls this module
-
     stage = match.stage
     tournament = stage.tournament
     codes = fixed.resets + fixed.refills
@@ -124,17 +123,15 @@ def apply(match: Match, fixed: Plan, *, by: Any, reason: str) -> None:
     if tournament.status == Tournament.Status.FINISHED:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-        audit(tournament, by, "tournament.reopened", reason=reason, corrected=match.code)
+        audit.log(tournament, by, "tournament.reopened", reason=reason, corrected=match.code)
 
 
 def reset_games(match: Match, *, by: Any, reason: str, corrected: str) -> list[int]:
     """A reset match's games voided, audited as ``match.reset`` with its result before;
     returns the voided games' ids."""
-    from tournaments.services import _result_of, audit  # services calls this module
-
-    previous = _result_of(match)
+    previous = audit.result_of(match)
     voided = _void_games(match, because=corrected)
-    audit(
+    audit.log(
         match.stage.tournament,
         by,
         "match.reset",
