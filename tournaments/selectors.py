@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from hosting.core.errors import Forbidden, NotFound, UserError
 from tournaments import adapters, bracket_layout, services, tables
+from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import (
     Entrant,
@@ -51,14 +52,6 @@ def or_404(find: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
 
 # -- lookups ----------------------------------------------------------------------------------
 
-
-def runs(tournament: Tournament, user: Any) -> bool:
-    """Whether ``user`` runs the tournament (its organiser or a staff admin)."""
-    try:
-        services.check_runs(tournament, user)
-    except Forbidden:
-        return False
-    return True
 
 
 def visible_tournament(slug: str, user: Any) -> Tournament:

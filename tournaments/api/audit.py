@@ -18,6 +18,7 @@ from tournaments import selectors
 from tournaments.api.common import Page, TournamentAPIView
 from tournaments.api.outputs import TournamentPage
 from tournaments.core import audit
+from tournaments.core.permissions import runs
 from tournaments.models import AuditEntry
 
 
@@ -61,7 +62,7 @@ class AuditLogPage(TournamentPage):
 class AuditView(TournamentAPIView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = selectors.visible_tournament(slug, request.user)
-        if not selectors.runs(tournament, request.user):
+        if not runs(tournament, request.user):
             raise Forbidden(_("only the organiser and staff admins read the audit trail"))
         entries = AuditEntry.objects.filter(tournament=tournament).select_related("actor")
         paginator = Page()

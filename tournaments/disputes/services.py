@@ -37,6 +37,7 @@ from hosting.core.errors import Conflict, Forbidden, NotFound, UserError
 from hosting.core.roles import is_staff_admin
 from tournaments import events, services
 from tournaments.core import audit
+from tournaments.core.permissions import runs
 from tournaments.disputes import games as dispute_games
 from tournaments.models import Dispute, DisputeComment, Entrant, Match, Tournament
 from tournaments.seasons import rulings as season_rulings
@@ -62,13 +63,6 @@ def party_of(match: Match, user: Any) -> Entrant | None:
         if entrant is not None and user.pk in (entrant.user_id, entrant.partner_id):
             return entrant
     return None
-
-
-def runs(tournament: Tournament, user: Any) -> bool:
-    """The tournament's organiser or a staff admin."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return user.pk == tournament.organiser_id or is_staff_admin(user)
 
 
 def can_see(dispute: Dispute, user: Any) -> bool:

@@ -27,6 +27,7 @@ from hosting.core.errors import Forbidden, UserError
 from hosting.core.roles import STAFF_ADMIN, is_organiser, is_staff_admin
 from tournaments import selectors
 from tournaments.core import audit
+from tournaments.core.permissions import runs
 from tournaments.disputes import services as disputes
 from tournaments.disputes import steps as dispute_steps
 from tournaments.models import Dispute, Entrant
@@ -57,7 +58,7 @@ RULING_LABELS = {
 def file(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     tournament = or_404(selectors.visible_tournament, slug, request.user)
     match = or_404(selectors.match, tournament, code)
-    if disputes.party_of(match, request.user) is None and not disputes.runs(
+    if disputes.party_of(match, request.user) is None and not runs(
         tournament, request.user
     ):
         raise PermissionDenied
@@ -131,11 +132,11 @@ def page(request: HttpRequest, dispute_id: int) -> HttpResponse:
         "ruling_label": RULING_LABELS.get(dispute.ruling, ""),
         "comments": dispute.comments.select_related("author"),
         "staff": staff,
-        "runs": disputes.runs(dispute.tournament, request.user),
+        "runs": runs(dispute.tournament, request.user),
         "may_withdraw": dispute.status == "open" and dispute.filed_by_id == request.user.pk,
         "entrants": [e for e in (dispute.match.home, dispute.match.away) if e is not None],
     }
-    if disputes.runs(dispute.tournament, request.user):
+    if runs(dispute.tournament, request.user):
         context["trail"] = audit.for_dispute(dispute.pk).select_related("actor")
     if staff:
         context |= _staff_context(request, dispute)

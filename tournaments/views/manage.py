@@ -35,6 +35,7 @@ from tournaments.api.inputs import (
     SealedOpenInput,
     TournamentCreateInput,
 )
+from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import AuditEntry, Episode, Tournament
 from tournaments.seasons import services as seasons
@@ -47,7 +48,7 @@ AUDIT_SHOWN = 50
 def run_by(request: HttpRequest, slug: str) -> Tournament:
     """The tournament, for the one who runs it (its organiser or a staff admin)."""
     tournament = or_404(selectors.visible_tournament, slug, request.user)
-    if not selectors.runs(tournament, request.user):
+    if not runs(tournament, request.user):
         raise PermissionDenied
     return tournament
 

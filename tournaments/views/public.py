@@ -34,6 +34,7 @@ from games import engines
 from hosting.core.errors import UserError
 from tournaments import adapters, form_feedback, live, selectors, services
 from tournaments.api.inputs import MAX_ID, MAX_INT
+from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
 from tournaments.seasons import services as seasons
@@ -268,7 +269,7 @@ def _detail(
         "board_html": board_html(request, tournament),
         "entrants": entrants_list(tournament),
         "me": entry,
-        "runs": selectors.runs(tournament, request.user),
+        "runs": runs(tournament, request.user),
         "my_season": my_season(tournament, entry.get("entrant")) if season else {},
         "embed_url": request.build_absolute_uri(reverse("tournament-embed", args=[slug])),
         "feedback": told,

@@ -20,6 +20,7 @@ from tournaments.api.common import Page
 from tournaments.api.outputs import TournamentPage
 from tournaments.events import EVENTS
 from tournaments.models import Tournament, WebhookDelivery, WebhookEndpoint
+from tournaments.webhooks import delivery
 from tournaments.webhooks import services as webhooks
 
 URL_LENGTH = 500
@@ -86,7 +87,7 @@ def webhook_payload(endpoint: WebhookEndpoint, *, secret: bool = False) -> dict[
         "url": endpoint.url,
         "events": endpoint.events,
         "active": endpoint.active,
-        "discord": webhooks.is_discord(endpoint.url),
+        "discord": delivery.is_discord(endpoint.url),
         "created": endpoint.created,
         **({"secret": endpoint.secret} if secret else {}),
     }

@@ -36,7 +36,6 @@ from tournaments.webhooks.delivery import (
     attempt,
     backoff,
     check_url,
-    is_discord,  # noqa: F401  (read here by webhooks.api)
 )
 from tournaments.webhooks.tasks import deliver_webhook
 
