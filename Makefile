@@ -44,6 +44,7 @@ run: install messages
 
 test: install messages browser
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 test-slow: install
@@ -51,4 +52,5 @@ test-slow: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff format --check .

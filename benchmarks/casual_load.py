@@ -1,8 +1,9 @@
 """Casual load benchmark: N concurrent guests, each in a practice game against computers,
 over HTTP + SSE, as the casual pages play it.
 
-One command sets up and tears down what it uses, with ``live_load``'s machinery: a fresh
-PostgreSQL database, a Redis database number, uvicorn (2 processes), a Celery worker and beat.
+One command sets up and tears down what it uses, with ``live_load``'s machinery
+(``benchmarks/loadkit/``): a fresh PostgreSQL database, a Redis database number, uvicorn
+(2 processes), a Celery worker and beat.
 Each guest is its own HTTP client with its own session: it starts a practice game
 (``POST /api/rooms/practice``, a guest identity made on the way), follows its seat's SSE
 stream, and whenever it may move thinks 1 to 3 s (``--think``) and posts one of its legal
@@ -44,17 +45,10 @@ from typing import Any
 import httpx
 import psycopg
 import redis
-from live_load import (
-    PG_SERVER,
-    ROOT,
-    Server,
-    cores_used,
-    create_database,
-    drop_database,
-    new_client,
-    percentile,
-    sse_payloads,
-)
+from loadkit.client import new_client, sse_payloads
+from loadkit.database import create_database, drop_database
+from loadkit.figures import percentile
+from loadkit.server import PG_SERVER, ROOT, Server, cores_used
 
 TARGETS = {"guests": 500, "action_p99_ms": 150.0, "errors": 0}
 SCOPES = ("create", "claim", "action", "room_create", "room_join", "quick", "room_code")
@@ -380,7 +374,7 @@ def parse_args() -> argparse.Namespace:
         "--redis", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/3")
     )
     args = parser.parse_args()
-    # What live_load's Server reads.
+    # What loadkit's Server reads.
     args.profile = None
     args.stock_uvicorn = False
     args.celery_pool = None

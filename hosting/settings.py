@@ -94,7 +94,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "hosting.context.roles",
+                "hosting.core.context.roles",
             ],
         },
     },

@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.rooms import urls as room_urls
 from games.urls import api_urls, live_urls, page_urls
-from hosting import api, health, pages
+from hosting import api, health
 from hosting.accounts import api as token_api
 from hosting.accounts import token_pages
 from hosting.accounts import views as accounts
@@ -16,9 +16,10 @@ from tournaments.api import audit as audit_api
 from tournaments.disputes import urls as dispute_urls
 from tournaments.page_urls import live_urls as tournament_live_urls
 from tournaments.views import audit as audit_views
+from tournaments.views.home import home
 
 urlpatterns = [
-    path("", pages.home, name="home"),
+    path("", home, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
     path(
         "jsi18n/",

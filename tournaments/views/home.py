@@ -1,3 +1,7 @@
+"""The home page (``/``): the public tournaments and the games on offer. It lives with the
+tournament pages, not in hosting, because it reads tournaments: hosting's URL configuration only
+points at it."""
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 

@@ -1,3 +1,6 @@
+"""The template context processor (``TEMPLATES`` in settings) that gives every page, of any app,
+the visitor's roles: the header shows the organiser's and the staff admin's links by them."""
+
 from django.http import HttpRequest
 
 from hosting.core.roles import is_organiser, is_staff_admin
