@@ -89,10 +89,10 @@ def test_development_accepts_the_machine_itself():
 
 
 def test_a_discord_channel_is_recognised_by_its_webhook_url():
-    assert webhooks.is_discord("https://discord.com/api/webhooks/123/abc")
-    assert webhooks.is_discord("https://discordapp.com/api/webhooks/123/abc")
-    assert not webhooks.is_discord("https://discord.com/channels/123")
-    assert not webhooks.is_discord("https://example.org/api/webhooks/123/abc")
+    assert delivery.is_discord("https://discord.com/api/webhooks/123/abc")
+    assert delivery.is_discord("https://discordapp.com/api/webhooks/123/abc")
+    assert not delivery.is_discord("https://discord.com/channels/123")
+    assert not delivery.is_discord("https://example.org/api/webhooks/123/abc")
 
 
 def test_discord_messages_read_as_sentences():
