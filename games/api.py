@@ -21,7 +21,7 @@ from games import fairness, invites, services, store
 from games import serializers as bodies
 from games.access import seat_for, seat_key
 from games.models import GameSession, Seat
-from games.payloads import audience_key, game_payload
+from games.payloads import audience_key, game_payload, log_payload
 from games.public_log import history
 from games.verification import verify_game
 from hosting.core.bearer import enforce_csrf
@@ -366,29 +366,6 @@ class GameLogView(GameAPIView):
         if not game.is_over:
             raise Conflict(_("the full log is public once the game has ended"))
         return Response(log_payload(game))
-
-
-def log_payload(game: GameSession) -> dict[str, Any]:
-    """An ended game's whole record (also in tournament exports): only ever for an ended
-    game, whose seed and every hand are public by then."""
-    if not game.is_over:
-        raise ValueError(f"game {game.pk} is not over: its log holds hidden cards")
-    events = [
-        {"seq": e.seq, "seat": e.seat, "action": e.action, "events": e.events, "at": e.at}
-        for e in game.log.order_by("seq")
-    ]
-    return {
-        "game": game.pk,
-        "engine": game.engine,
-        "config": game.config,
-        "seed": game.seed,
-        "seed_sha256": game.seed_sha256,
-        # The rest of the deal's inputs (games.fairness), in seat order, and what they gave.
-        "client_seeds": [seat.client_seed for seat in game.seats.order_by("number")],
-        "effective_seed": game.rng_seed.hex(),
-        "outcome": game.outcome,
-        "log": events,
-    }
 
 
 @extend_schema_view(

@@ -106,3 +106,26 @@ def _for_audience(game: GameSession, shared: dict[str, Any], number: int | None)
             # A seat's own choices (they come from its own cards): one request saved per move.
             payload["legal"] = engine.legal_actions(game.state, number)
     return payload
+
+
+def log_payload(game: GameSession) -> dict[str, Any]:
+    """An ended game's whole record (also in tournament exports): only ever for an ended
+    game, whose seed and every hand are public by then."""
+    if not game.is_over:
+        raise ValueError(f"game {game.pk} is not over: its log holds hidden cards")
+    events = [
+        {"seq": e.seq, "seat": e.seat, "action": e.action, "events": e.events, "at": e.at}
+        for e in game.log.order_by("seq")
+    ]
+    return {
+        "game": game.pk,
+        "engine": game.engine,
+        "config": game.config,
+        "seed": game.seed,
+        "seed_sha256": game.seed_sha256,
+        # The rest of the deal's inputs (games.fairness), in seat order, and what they gave.
+        "client_seeds": [seat.client_seed for seat in game.seats.order_by("number")],
+        "effective_seed": game.rng_seed.hex(),
+        "outcome": game.outcome,
+        "log": events,
+    }

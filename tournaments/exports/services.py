@@ -16,9 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.api import log_payload
 from games.models import GameSession
-from games.payloads import game_payload
+from games.payloads import game_payload, log_payload
 from hosting.core.errors import UserError
 from tournaments import selectors, services
 from tournaments.models import Tournament
