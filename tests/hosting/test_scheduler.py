@@ -1,7 +1,7 @@
 import threading
 import time
 
-from hosting.core.scheduler import Scheduler
+from hosting.core.scheduling import Scheduler
 
 
 def test_jobs_run_in_due_order_and_a_failing_job_stops_nothing():

@@ -45,7 +45,7 @@ from kombu.exceptions import OperationalError
 from standardwebhooks.webhooks import Webhook
 
 from hosting.core.errors import NotFound, UserError
-from hosting.core.scheduler import scheduler
+from hosting.core.scheduling import scheduler
 from tournaments import services
 from tournaments.events import EVENTS, tournament_event
 from tournaments.models import Tournament, WebhookDelivery, WebhookEndpoint
