@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.conf import settings
+
+from games import engines
 
 
 class GamesConfig(AppConfig):
@@ -6,8 +9,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from django.conf import settings
-
-        from games import engines
-
         engines.ENGINE_MODULES.update(settings.EXTRA_ENGINES)

@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 
 from hosting import heartbeats
 from hosting.celery import app as celery_app
-from hosting.core.scheduler import scheduler
+from hosting.core.scheduling import scheduler
 
 Check = dict[str, Any]
 logger = logging.getLogger(__name__)

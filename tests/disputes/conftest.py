@@ -6,5 +6,5 @@ from tests.games.hosting_helpers import FakeClock
 @pytest.fixture
 def clock(monkeypatch):
     fake = FakeClock()
-    monkeypatch.setattr("games.services.now", fake)
+    monkeypatch.setattr("games.services.core.now", fake)
     return fake

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import replays, verification
+from games import clocks, replays, verification
 from games import services as game_services
 from games.checks import game_problems
 from games.models import GameSession
@@ -100,12 +100,8 @@ def test_a_dispute_pauses_the_clocks_and_the_resume_gives_back_exactly_the_pause
     assert seconds == pytest.approx(500)
     resumed = GameSession.objects.get(pk=game.pk)
     now = game_services.now()
-    left = game_services.clocks.remaining(
-        resumed.control(_engine(resumed)), resumed.clocks[str(seat)], now
-    )
-    at_pause = game_services.clocks.remaining(
-        resumed.control(_engine(resumed)), had, paused.paused_at
-    )
+    left = clocks.remaining(resumed.control(_engine(resumed)), resumed.clocks[str(seat)], now)
+    at_pause = clocks.remaining(resumed.control(_engine(resumed)), had, paused.paused_at)
     assert left["allowance"] == pytest.approx(at_pause["allowance"], abs=1e-6)
     assert left["allowance"] == pytest.approx(10 - 3.25, abs=1e-6)
     assert resumed.next_deadline.timestamp() == pytest.approx(now + 10 - 3.25, abs=1e-3)

@@ -9,7 +9,7 @@ from tests.games.hosting_helpers import FakeClock, organiser_client, register_ti
 @pytest.fixture
 def clock(monkeypatch):
     fake = FakeClock()
-    monkeypatch.setattr("games.services.now", fake)
+    monkeypatch.setattr("games.services.core.now", fake)
     return fake
 
 

@@ -101,7 +101,7 @@ def test_no_message_of_a_whole_game_changes_when_hidden_cards_are_redealt(
     key, seats, config, timeout_every, django_user_model, monkeypatch
 ):
     clock = FakeClock()
-    monkeypatch.setattr("games.services.now", clock)
+    monkeypatch.setattr("games.services.core.now", clock)
     engine = engines.get(key)
     organiser = organiser_client(django_user_model)
     game_id = create_game(organiser, key, seats, config=config)

@@ -55,7 +55,7 @@ def test_one_of_two_tabs_closing_is_not_a_disconnect(game_id):
 
 def test_every_closed_stream_is_counted_and_the_last_one_disconnects(game_id, monkeypatch):
     graces = []
-    monkeypatch.setattr(services.timers, "schedule_grace", lambda *args: graces.append(args))
+    monkeypatch.setattr("games.services.commit.schedule_grace", lambda *args: graces.append(args))
     for _ in range(2):
         services.mark_connected(game_id=game_id, seat=1)
     services.mark_disconnected(game_id=game_id, seat=1)
@@ -71,7 +71,7 @@ def test_every_closed_stream_is_counted_and_the_last_one_disconnects(game_id, mo
 
 def test_streams_closing_after_the_end_schedule_no_substitute(game_id, monkeypatch):
     graces = []
-    monkeypatch.setattr(services.timers, "schedule_grace", lambda *args: graces.append(args))
+    monkeypatch.setattr("games.services.commit.schedule_grace", lambda *args: graces.append(args))
     services.mark_connected(game_id=game_id, seat=0)
     GameSession.objects.filter(pk=game_id).update(status=GameSession.Status.FINISHED)
     services.mark_disconnected(game_id=game_id, seat=0)

@@ -16,8 +16,8 @@ from django.db import connection
 from games import services
 from games.models import GameEvent, GameSession
 from games.services import SeatSpec
+from games.services.commit import ARMED_PREFIX
 from games.tasks import sweep_overdue
-from games.timers import ARMED_PREFIX
 from tests.games.hosting_helpers import celery_worker, register_tiny, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -52,7 +52,7 @@ def test_players_finish_a_whole_game_through_the_http_api_alone(
     key, seats, django_user_model, monkeypatch
 ):
     clock = FakeClock()
-    monkeypatch.setattr("games.services.now", clock)
+    monkeypatch.setattr("games.services.core.now", clock)
     engine = engines.get(key)
     organiser = organiser_client(django_user_model)
     game_id = create_game(organiser, key, seats)
@@ -96,7 +96,7 @@ def test_every_sse_message_of_a_whole_game_carries_only_its_viewers_view(
     key, seats, asgi_server, settings, postgres_only, monkeypatch
 ):
     clock = FakeClock()
-    monkeypatch.setattr("games.services.now", clock)
+    monkeypatch.setattr("games.services.core.now", clock)
     engine = engines.get(key)
     game = services.game_create(engine_key=key, seats=[SeatSpec() for _ in range(seats)])
     tokens = guest_tokens(game, seats)

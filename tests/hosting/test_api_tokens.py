@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def engine(monkeypatch):
-    monkeypatch.setattr("games.services.now", FakeClock())
+    monkeypatch.setattr("games.services.core.now", FakeClock())
     return register_tiny()
 
 

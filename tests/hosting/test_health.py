@@ -3,7 +3,7 @@ import redis
 
 from hosting import heartbeats
 from hosting.celery import app
-from hosting.core.scheduler import Scheduler
+from hosting.core.scheduling import Scheduler
 from hosting.heartbeats import BeatScheduler
 from tests.games.hosting_helpers import celery_worker, wait_for
 

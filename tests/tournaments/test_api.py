@@ -257,7 +257,7 @@ def test_a_main_match_played_as_a_hosted_game_records_its_result(
     season, monkeypatch, django_capture_on_commit_callbacks
 ):
     clock = FakeClock()
-    monkeypatch.setattr("games.services.now", clock)
+    monkeypatch.setattr("games.services.core.now", clock)
     tournament, cast, organiser = season
     episode = f"/api/tournaments/{tournament.slug}/episodes/1"
     state = post(organiser, f"{episode}/main-match", {"engine": "high_card"})

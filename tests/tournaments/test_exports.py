@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def clock(monkeypatch):
     fake = FakeClock()
-    monkeypatch.setattr("games.services.now", fake)
+    monkeypatch.setattr("games.services.core.now", fake)
     return fake
 
 

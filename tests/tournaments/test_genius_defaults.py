@@ -134,7 +134,7 @@ def test_the_demo_season_is_played_to_its_end(
 ):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # 7 accounts
     clock = FakeClock()
-    monkeypatch.setattr("games.services.now", clock)
+    monkeypatch.setattr("games.services.core.now", clock)
     call_command("seed_demo", stdout=StringIO())
     tournament = Tournament.objects.get(slug="demo-season")
     assert tournament.format_options == {} and tournament.format == "genius"

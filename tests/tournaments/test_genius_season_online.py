@@ -22,7 +22,7 @@ ENGINE = engines.get("drafting_trios")
 @pytest.fixture
 def clock(monkeypatch):
     fake = FakeClock()
-    monkeypatch.setattr("games.services.now", fake)
+    monkeypatch.setattr("games.services.core.now", fake)
     return fake
 
 

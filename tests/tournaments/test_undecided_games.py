@@ -23,7 +23,7 @@ BOTH_RESERVES = 60 + 300 + 1  # a draft pick's allowance, then the whole reserve
 @pytest.fixture
 def clock(monkeypatch):
     fake = FakeClock()
-    monkeypatch.setattr("games.services.now", fake)
+    monkeypatch.setattr("games.services.core.now", fake)
     return fake
 
 

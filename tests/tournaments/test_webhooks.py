@@ -304,7 +304,7 @@ def test_without_redis_the_in_process_scheduler_sends_and_retries(transactional_
 
     from django import db
 
-    from hosting.core.scheduler import scheduler
+    from hosting.core.scheduling import scheduler
 
     tournament, _ = open_tournament("single_elimination", 2)
     with receiver() as site:

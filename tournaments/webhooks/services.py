@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
 from hosting.core.errors import NotFound, UserError
-from hosting.core.scheduler import scheduler
+from hosting.core.scheduling import scheduler
 from tournaments.core import audit
 from tournaments.core.locking import lock_tournament
 from tournaments.core.permissions import check_runs

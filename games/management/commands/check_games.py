@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from games.checks import all_problems
+from hosting.core.checks import report
 
 
 class Command(BaseCommand):
@@ -18,13 +19,10 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        checked = problems = 0
-        for game, found in all_problems():
-            checked += 1
-            problems += len(found)
-            for problem in found:
-                self.stdout.write(f"game {game.pk} ({game.engine}): {problem}")
-        # The summary's shape is fixed (scripts read it): always "N games, K problems".
-        self.stdout.write(f"{checked} games, {problems} problems")
-        if problems:
-            raise CommandError("some games contradict their log or their clocks", returncode=1)
+        report(
+            self,
+            all_problems(),
+            name=lambda game: f"game {game.pk} ({game.engine})",
+            noun="games",
+            failure="some games contradict their log or their clocks",
+        )

@@ -22,6 +22,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from hosting.core import scheduling
 from hosting.core.bind import refuse_debug_beyond_loopback
 
 RESTART_DELAY_SECONDS = 1.0
@@ -123,14 +124,9 @@ class Command(BaseCommand):
         self.stdout.flush()
 
     def start_scheduler(self) -> list[Child]:
-        """No Redis: deadlines, windows and computer players run on an in-process thread."""
-        from games.timers import sweep_overdue
-        from hosting.core.scheduler import scheduler
-        from hosting.tasks import clear_expired_sessions
-
-        scheduler.every(1.0, sweep_overdue)
-        scheduler.every(3600.0, clear_expired_sessions)
-        scheduler.start()
+        """No Redis: deadlines, windows, computer players and beat's sweeps run on an
+        in-process thread."""
+        scheduling.run_beat_in_process()
         self.stdout.write("Timers run in process (no REDIS_URL)")
         return []
 

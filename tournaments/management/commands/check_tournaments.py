@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from hosting.core.checks import report
 from tournaments.checks import all_problems
 
 
@@ -17,13 +18,10 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        checked = problems = 0
-        for tournament, found in all_problems():
-            checked += 1
-            problems += len(found)
-            for problem in found:
-                self.stdout.write(f"{tournament.slug}: {problem}")
-        # The summary's shape is fixed (scripts read it): always "N tournaments, K problems".
-        self.stdout.write(f"{checked} tournaments, {problems} problems")
-        if problems:
-            raise CommandError("some tournaments contradict themselves", returncode=1)
+        report(
+            self,
+            all_problems(),
+            name=lambda tournament: tournament.slug,
+            noun="tournaments",
+            failure="some tournaments contradict themselves",
+        )

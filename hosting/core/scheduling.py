@@ -1,0 +1,200 @@
+"""The one way the service runs work later: ``schedule(task, when, **ids)``.
+
+``task`` is a Celery task's name (``"games.enforce_deadline"``), ``ids`` its keyword arguments.
+Two backends, chosen once from ``REDIS_URL`` at the first use (and again when a test changes
+that setting):
+
+- **Celery** (Redis configured, as deployed): an ETA task sent to the broker; a worker runs it
+  and beat runs the sweeps of ``CELERY_BEAT_SCHEDULE``. A worker holds every ETA task it is
+  sent in memory and loses them when killed, so callers send only tasks due soon and have a
+  sweep send the others, and again any lost (``brokered()``).
+- **In process** (no Redis, ``make run``): one daemon thread of this process runs the same
+  task functions, looked up by name in the Celery app's registry, at their due time; the beat
+  schedule's sweeps run on it too (``run_beat_in_process``). It holds any number of timers.
+
+Task modules are found by the Celery app's own discovery (each app's ``tasks`` module): this
+module names no app of the project.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import itertools
+import logging
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from celery import Task
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.db import close_old_connections
+from django.dispatch import receiver
+
+from hosting.celery import app as celery_app
+from hosting.core import redis_clients
+
+log = logging.getLogger(__name__)
+
+
+class Scheduler:
+    """A daemon thread that runs callables at their due time, and sweeps at fixed intervals."""
+
+    def __init__(self) -> None:
+        self._queue: list[tuple[float, int, Callable[..., Any], dict[str, Any]]] = []
+        self._counter = itertools.count()
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._sweeps: list[tuple[float, Callable[[], Any]]] = []
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def call_at(self, when: float, func: Callable[..., Any], **kwargs: Any) -> None:
+        with self._wake:
+            heapq.heappush(self._queue, (when, next(self._counter), func, kwargs))
+            self._wake.notify()
+
+    def every(self, seconds: float, func: Callable[[], Any]) -> None:
+        self._sweeps.append((seconds, func))
+        self.call_at(time.time() + seconds, self._sweep, index=len(self._sweeps) - 1)
+
+    def start(self) -> None:
+        if self.running:
+            return
+        self._thread = threading.Thread(target=self._run, name="scheduler", daemon=True)
+        self._thread.start()
+
+    def _sweep(self, index: int) -> None:
+        seconds, func = self._sweeps[index]
+        try:
+            func()
+        finally:
+            self.call_at(time.time() + seconds, self._sweep, index=index)
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._queue or self._queue[0][0] > time.time():
+                    timeout = self._queue[0][0] - time.time() if self._queue else None
+                    self._wake.wait(timeout)
+                _, _, func, kwargs = heapq.heappop(self._queue)
+            try:
+                func(**kwargs)
+            except Exception:  # a failing job must not stop every later timer
+                log.exception("scheduled job %s failed", getattr(func, "__name__", func))
+            finally:
+                close_old_connections()
+
+
+# The in-process thread: the backend without Redis queues on it, /healthz checks it is running.
+scheduler = Scheduler()
+
+
+class Backend(Protocol):
+    brokered: bool
+
+    def schedule(
+        self, task: Task, when: float, once: str | None, once_for: float, ids: dict[str, Any]
+    ) -> bool: ...
+
+
+class CeleryBackend:
+    brokered = True
+
+    def schedule(
+        self, task: Task, when: float, once: str | None, once_for: float, ids: dict[str, Any]
+    ) -> bool:
+        if once is not None:
+            # The URL read now, not at start-up: a test points it at a Redis that is down.
+            claims = redis_clients.client(settings.REDIS_URL)
+            if not claims.set(once, 1, nx=True, ex=int(once_for)):
+                return False
+        task.apply_async(kwargs=ids, eta=datetime.fromtimestamp(when, tz=UTC))
+        return True
+
+
+class InProcessBackend:
+    brokered = False
+
+    def __init__(self) -> None:
+        self._claims: dict[str, float] = {}  # once-only key -> when its claim lapses
+        self._claims_lock = threading.Lock()
+
+    def schedule(
+        self, task: Task, when: float, once: str | None, once_for: float, ids: dict[str, Any]
+    ) -> bool:
+        if once is not None and not self._claim(once, once_for):
+            return False
+        scheduler.call_at(when, task, **ids)
+        return True
+
+    def _claim(self, key: str, seconds: float) -> bool:
+        moment = time.time()
+        with self._claims_lock:
+            self._claims = {k: lapses for k, lapses in self._claims.items() if lapses > moment}
+            if key in self._claims:
+                return False
+            self._claims[key] = moment + seconds
+            return True
+
+
+_backend: Backend | None = None
+
+
+def _current() -> Backend:
+    global _backend
+    if _backend is None:
+        _backend = CeleryBackend() if settings.REDIS_URL else InProcessBackend()
+    return _backend
+
+
+@receiver(setting_changed)
+def _choose_again(*, setting: str, **kwargs: Any) -> None:
+    """Tests switch ``REDIS_URL`` on and off: the next call chooses its backend again."""
+    global _backend
+    if setting == "REDIS_URL":
+        _backend = None
+
+
+@functools.cache
+def _tasks() -> dict[str, Task]:
+    # Import every app's ``tasks`` module now, as a worker does when it starts: a web process
+    # has not imported them, and the in-process backend runs them here.
+    celery_app.autodiscover_tasks(force=True)
+    return celery_app.tasks
+
+
+def schedule(
+    task: str, when: float, *, once: str | None = None, once_for: float = 60.0, **ids: Any
+) -> bool:
+    """Run the task named ``task`` with ``ids`` as its keyword arguments at ``when`` (a Unix
+    time; one already past runs at once). With ``once`` (a key), only the first of the calls
+    that give it sends the task, for ``once_for`` seconds: a commit and a sweep may both try.
+    Returns whether it was sent. An unknown task name is a ``KeyError`` here, not later."""
+    return _current().schedule(_tasks()[task], when, once, once_for, ids)
+
+
+def brokered() -> bool:
+    """Whether tasks go through a broker (Celery on Redis). A worker holds the ETA tasks it is
+    sent and may lose them: callers then send only those due soon, and a sweep sends the
+    rest as they come near and again any that were lost. The in-process thread holds any
+    number and loses none while the process lives."""
+    return _current().brokered
+
+
+def every(seconds: float, task: str) -> None:
+    """Run the task named ``task`` every ``seconds`` on the in-process thread."""
+    scheduler.every(seconds, _tasks()[task])
+
+
+def run_beat_in_process() -> None:
+    """Without Redis, what Celery beat would run (every entry of ``CELERY_BEAT_SCHEDULE``,
+    whose schedules are in seconds) runs on the in-process thread, started here."""
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        every(float(entry["schedule"]), entry["task"])
+    scheduler.start()
