@@ -8,7 +8,6 @@ from __future__ import annotations
 from celery import shared_task
 
 from games import services, timers
-from games.rooms import services as rooms
 
 
 @shared_task(name="games.enforce_deadline", ignore_result=True)
@@ -30,7 +29,3 @@ def substitute_if_still_away(game_id: int, seat: int, since: float) -> bool:
 def sweep_overdue() -> int:
     return timers.sweep_overdue()
 
-
-@shared_task(name="games.rooms_sweep", ignore_result=True)
-def rooms_sweep() -> int:
-    return rooms.rooms_sweep()

@@ -29,12 +29,12 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from celery import Task
+from celery import current_app as celery_app
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import close_old_connections
 from django.dispatch import receiver
 
-from hosting.celery import app as celery_app
 from hosting.core import redis_clients
 
 log = logging.getLogger(__name__)

@@ -57,6 +57,7 @@ class Command(BaseCommand):
         return standings_json(state, keys, regulations or DEFAULT_REGULATIONS)
 
     def stored(self, slug: str, regulations: str | None) -> dict[str, Any]:
+        # Only this mode reads the database: the pure modes start without loading the service.
         from tournaments import services
         from tournaments.models import Tournament
 
