@@ -10,6 +10,9 @@ from django import db
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hosting.settings")
 
 app = Celery("hosting")
+# The app of every thread, not only of this one: reusable code (the scheduling port) reaches it
+# as celery.current_app, which is otherwise per thread.
+app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Sub-domain packages with tasks of their own (an app's own ``tasks`` module is found above).
