@@ -163,9 +163,10 @@ def _choose_again(*, setting: str, **kwargs: Any) -> None:
 
 @functools.cache
 def _tasks() -> dict[str, Task]:
-    # Import every app's ``tasks`` module now, as a worker does when it starts: a web process
-    # has not imported them, and the in-process backend runs them here.
-    celery_app.autodiscover_tasks(force=True)
+    # Import every ``tasks`` module the Celery app discovers (each app's, and the sub-domain
+    # packages it names) now, as a worker does when it starts: a web process has not imported
+    # them, and the in-process backend runs them here.
+    celery_app.loader.import_default_modules()
     return celery_app.tasks
 
 

@@ -1,7 +1,11 @@
+import os
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
+from django.conf import settings
 
 from hosting.celery import app as celery_app
 from hosting.core import scheduling
@@ -63,3 +67,18 @@ def test_without_redis_the_port_runs_the_task_of_that_name_on_its_thread_once_pe
     thread.start()
     assert ran_event.wait(3)
     assert ran_by_name == [1]
+
+
+def test_every_periodic_task_of_beat_is_found_by_name_in_a_fresh_process():
+    # `make run` without Redis runs beat's schedule on the port's thread: each name must
+    # resolve in a process that has imported no tasks module yet (as `manage.py serve`).
+    names = [entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()]
+    script = (
+        "import django; django.setup(); from hosting.core import scheduling; "
+        f"print(all(scheduling._tasks()[n] for n in {names!r}))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "hosting.settings"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.stdout.strip() == "True", done.stderr
