@@ -40,7 +40,9 @@ def test_practice_against_five_computers_ends_with_only_the_timers_moving_the_pe
     with celery_worker(celery_queue):
         started = time.monotonic()
         while not game.is_over:
-            assert time.monotonic() - started < 240, "the practice game did not end"
+            # A bound for a game that never ends, not a speed test: a CI machine under load
+            # took over 240 s for the 6-seat game.
+            assert time.monotonic() - started < 480, "the practice game did not end"
             moved = wait_for_a_move(game.pk, game.version, seconds=1.5)
             if moved.version == game.version and not moved.is_over:
                 # Nobody moved: the person's turn (or a window) waits on its deadline.
