@@ -322,10 +322,12 @@ WEBHOOK_RETRY_BACKOFF_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BACKOFF_SECO
 WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = 3600.0
 WEBHOOK_RETRY_JITTER = True
 WEBHOOK_TIMEOUT_SECONDS = 10.0
-# Targets on loopback, private, link-local or other non-public addresses: refused in
-# production (a webhook must never become a way into the server's own network), allowed in
-# development so that a receiver on the same machine works.
-WEBHOOK_PRIVATE_TARGETS = env_bool("WEBHOOK_PRIVATE_TARGETS", not PRODUCTION)
+# Targets that are not public addresses (tournaments.webhooks.targets): a webhook must never
+# become a way into the server's own network. Private, link-local, shared and reserved ranges
+# only when allowed explicitly; loopback by default only in development, so that a receiver on
+# the same machine works. Multicast and unspecified addresses never.
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
+WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", not PRODUCTION)
 # A webhook URL on these hosts under /api/webhooks/ is a Discord channel's: it is sent a
 # readable message instead of the event's JSON.
 WEBHOOK_DISCORD_HOSTS = ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")
