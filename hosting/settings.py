@@ -7,6 +7,7 @@ production. ``APP_PROFILE=production`` turns on every deployment safeguard.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
 from pathlib import Path
@@ -160,6 +161,24 @@ STORAGES = {
     },
 }
 
+# The reverse proxies whose X-Forwarded-For (and X-Forwarded-Proto) are believed: addresses or
+# networks, comma separated, or "*" (every peer: only where nothing but the proxy can connect).
+# Empty (the default): the client is the connecting address, and the headers are ignored.
+# uvicorn is told the same (hosting.core.proxies).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        if _proxy != "*":
+            ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is not an IP address or network (e.g. 10.0.0.0/8)"
+        ) from None
+if os.environ.get("NUM_PROXIES"):
+    raise ImproperlyConfigured(
+        "NUM_PROXIES is no longer read: set TRUSTED_PROXIES to your proxies' addresses instead"
+    )
+
 REST_FRAMEWORK = {
     # Personal API tokens (``Authorization: Bearer``, first: an explicit header wins over a
     # cookie) and sessions for browsers; seat tokens (games.access) for bots in one game. No
@@ -169,9 +188,9 @@ REST_FRAMEWORK = {
         "hosting.core.bearer.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    # Proxies in front that set X-Forwarded-For: the client is the address the last of them
-    # saw. 0 (the default): the connecting address; a client cannot choose it.
-    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
+    # Whose request it is, hosting.core.proxies decides (TRUSTED_PROXIES): DRF's own reading
+    # of X-Forwarded-For stays off.
+    "NUM_PROXIES": 0,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # JSON only, checked at the edge (depth, NUL characters): forms are a 415.
     "DEFAULT_PARSER_CLASSES": ["hosting.core.parsers.JSONParser"],

@@ -117,6 +117,8 @@ def asgi_server(transactional_db) -> str:
 
     import uvicorn
 
+    from hosting.core.proxies import uvicorn_options
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -126,6 +128,7 @@ def asgi_server(transactional_db) -> str:
         port=port,
         log_level="warning",
         lifespan="off",
+        **uvicorn_options(),
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
