@@ -30,7 +30,7 @@ from games import services, store
 from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import audience_key, dumps, game_payload
-from hosting.core import broadcast
+from hosting.core import broadcast, stream_caps
 from hosting.core.bearer import accepts_bearer
 
 KEEPALIVE_SECONDS = 15
@@ -163,6 +163,9 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
         return JsonResponse(
             {"error": "not_found", "detail": _("no game %(id)s") % {"id": game_id}}, status=404
         )
+    lease = await stream_caps.acquire(request)
+    if lease is None:
+        return stream_caps.too_many()
     number = seat.number if seat is not None else None
     audience = audience_key(number)
 
@@ -203,7 +206,9 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
             if number is not None:
                 await sync_to_async(services.mark_disconnected)(game_id=game_id, seat=number)
 
-    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    response = StreamingHttpResponse(
+        stream_caps.held(lease, events()), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response

@@ -268,6 +268,13 @@ THROTTLE_RATES = {
     "room_code.client": "20/h",
 } | dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", []))
 
+# Open live streams (SSE) per client address and per browser session or personal token
+# (hosting.core.stream_caps): far above a person's many tabs (one or two streams each), far
+# below a flood. 0: no cap. The fault suite and the load benchmarks, whose bots all come from
+# one address, raise them.
+LIVE_STREAMS_PER_CLIENT = int(os.environ.get("LIVE_STREAMS_PER_CLIENT", "100"))
+LIVE_STREAMS_PER_SESSION = int(os.environ.get("LIVE_STREAMS_PER_SESSION", "30"))
+
 # Celery: Redis when configured; otherwise tasks run in process (see hosting.core.scheduler).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"

@@ -28,7 +28,7 @@ from django.db.models.signals import post_save
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
-from hosting.core import broadcast
+from hosting.core import broadcast, stream_caps
 from hosting.core.bearer import accepts_bearer
 from hosting.core.errors import NotFound
 from tournaments import selectors
@@ -125,6 +125,9 @@ async def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
             {"error": "not_found", "detail": _("no tournament %(slug)r") % {"slug": slug}},
             status=404,
         )
+    lease = await stream_caps.acquire(request)
+    if lease is None:
+        return stream_caps.too_many()
 
     async def events() -> AsyncIterator[str]:
         updates = await broadcast.subscribe_topic(topic(tournament_id))
@@ -140,7 +143,9 @@ async def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
         finally:
             broadcast.unsubscribe(topic(tournament_id), updates)
 
-    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    response = StreamingHttpResponse(
+        stream_caps.held(lease, events()), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
