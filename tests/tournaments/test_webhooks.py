@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import base64
 import ipaddress
+import ssl
+import subprocess
 
 import pytest
 from django.test import override_settings
@@ -477,3 +479,32 @@ def test_a_private_target_saved_before_the_rule_is_refused_at_send():
     assert delivery.attempt(sent.pk) == "failed"
     sent.refresh_from_db()
     assert "link-local" in sent.error
+
+
+@pytest.mark.django_db
+def test_https_to_the_checked_address_still_sends_and_verifies_the_name(dns, tmp_path, monkeypatch):
+    """TLS to the pinned address: SNI and the certificate check are the name's, not the
+    address's (a certificate for hooks.example, which 127.0.0.1 would not match)."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"),
+            *("-subj", "/CN=hooks.example", "-addext", "subjectAltName=DNS:hooks.example"),
+            *("-keyout", str(key), "-out", str(cert)),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the receiver's certificate is trusted
+    names: list[str | None] = []
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    context.sni_callback = lambda sock, name, ctx: names.append(name)
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver(tls=context) as site:
+        port = site.url.rsplit(":", 1)[1]
+        dns["hooks.example"] = ["127.0.0.1"]
+        endpoint = _hook(tournament, f"https://hooks.example:{port}/tls")
+        assert delivery.attempt(_delivery(endpoint).pk) == "delivered"
+        [request] = site.at("/tls")
+    assert names == ["hooks.example"] and request.headers["host"] == f"hooks.example:{port}"
