@@ -10,6 +10,8 @@ A stream never relies on having heard every publish (Redis may have been down, o
 process reconnecting): every few seconds each process reads the versions of the games its
 streams watch in one query, at once after resubscribing to Redis, and a stream behind the
 database reads the game again and sends it as it now is.
+
+Open streams are capped per client and per session (``hosting.core.stream_caps``).
 """
 
 from __future__ import annotations

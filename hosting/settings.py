@@ -174,7 +174,7 @@ for _proxy in TRUSTED_PROXIES:
         raise ImproperlyConfigured(
             f"TRUSTED_PROXIES: {_proxy!r} is not an IP address or network (e.g. 10.0.0.0/8)"
         ) from None
-if os.environ.get("NUM_PROXIES"):
+if os.environ.get("NUM_PROXIES", "0").strip() not in ("", "0"):
     raise ImproperlyConfigured(
         "NUM_PROXIES is no longer read: set TRUSTED_PROXIES to your proxies' addresses instead"
     )

@@ -10,6 +10,8 @@ The same version names the board's rendering in the cache (``views.public.board_
 spectator refetching after a result shares one rendering. It is bumped at each save (so a
 process reading its own uncommitted writes never reuses an older board) and again after the
 commit (so nothing rendered before the commit outlives it).
+
+Open streams are capped per client and per session (``hosting.core.stream_caps``).
 """
 
 from __future__ import annotations

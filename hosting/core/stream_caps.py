@@ -96,6 +96,8 @@ def _redis() -> aioredis.Redis:
     loop = asyncio.get_running_loop()
     client = _clients.get(loop)
     if client is None:
+        for closed in [old for old in _clients if old.is_closed()]:
+            del _clients[closed]
         client = _clients[loop] = aioredis.Redis.from_url(
             settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
         )

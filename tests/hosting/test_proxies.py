@@ -156,3 +156,22 @@ def test_uvicorn_believes_a_configured_proxy(transactional_db):
     with _uvicorn(TRUSTED_PROXIES="127.0.0.1") as base:
         assert _log_ins(base, ["203.0.113.1"] * 4 + FORGED) == [200] * 3 + [429] + [200] * 6
         assert _room_codes(base, ["203.0.113.1"] * 4 + FORGED) == [404] * 3 + [429] + [404] * 6
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"TRUSTED_PROXIES": "10.0.0.0/8,proxy.local"}, "'proxy.local' is not an IP address"),
+        ({"NUM_PROXIES": "1"}, "set TRUSTED_PROXIES"),
+    ],
+)
+def test_a_proxy_setting_that_cannot_be_meant_stops_the_process(env, says):
+    environ = {k: v for k, v in os.environ.items() if k not in {"TRUSTED_PROXIES", "NUM_PROXIES"}}
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env=environ | {"DJANGO_SETTINGS_MODULE": "hosting.settings", **env},
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode != 0 and says in done.stderr.decode()

@@ -28,6 +28,7 @@ from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from hosting.core.errors import UserError
 
@@ -91,20 +92,36 @@ def allowed(ip: IPAddress) -> bool:
     return settings.WEBHOOK_ALLOW_PRIVATE_TARGETS
 
 
-def _refusal(address: str, ip: IPAddress) -> UserError:
-    kind = address_kind(ip)
+KINDS = {
+    "loopback": _lazy("loopback"),
+    "private": _lazy("private"),
+    "link-local": _lazy("link-local"),
+    "multicast": _lazy("multicast"),
+    "unspecified": _lazy("unspecified"),
+    "reserved": _lazy("reserved"),
+    "non-public": _lazy("not public"),
+}
+
+
+def _refusal(host: str, address: str, ip: IPAddress) -> UserError:
+    kind = address_kind(ip) or ""
     if kind == "loopback":
         setting = "WEBHOOK_ALLOW_LOOPBACK"
     elif kind in ("multicast", "unspecified"):
         setting = None
     else:
         setting = "WEBHOOK_ALLOW_PRIVATE_TARGETS"
-    message = _(
-        "url: the webhook's host is %(address)s, a %(kind)s address, which is not a public "
-        "address; webhooks are sent only to public addresses"
-    ) % {"address": address, "kind": kind}
+    where = {"host": host, "address": address, "kind": KINDS.get(kind, kind)}
+    if host == address:
+        message = _("url: %(address)s is not a public address (%(kind)s)") % where
+    else:
+        message = (
+            _("url: %(host)s resolves to %(address)s, which is not a public address (%(kind)s)")
+            % where
+        )
+    message += "; " + _("webhooks are sent only to public addresses")
     if setting:
-        message += " " + _("(unless the server's %(setting)s setting allows them)") % {
+        message += " " + _("unless the server's %(setting)s setting allows them") % {
             "setting": setting
         }
     return UserError(message)
@@ -174,5 +191,5 @@ def resolve(url: str) -> Target:
     for address in addresses:
         ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone is no part of it
         if not allowed(ip):
-            raise _refusal(address, ip)
+            raise _refusal(hostname, address, ip)
     return Target(parts, addresses[0].split("%", 1)[0])
