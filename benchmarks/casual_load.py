@@ -390,6 +390,9 @@ def main() -> int:
         "DATABASE_URL": f"{PG_SERVER}/{db}",
         "REDIS_URL": args.redis,
         "THROTTLE_RATES": os.environ.get("THROTTLE_RATES", BENCH_THROTTLE_RATES),
+        # Every stream comes from this one address: caps far above the load, still counted.
+        "LIVE_STREAMS_PER_CLIENT": os.environ.get("LIVE_STREAMS_PER_CLIENT", "100000"),
+        "LIVE_STREAMS_PER_SESSION": os.environ.get("LIVE_STREAMS_PER_SESSION", "100000"),
         "BOT_DELAY_SECONDS": f"{args.bot_delay},{args.bot_delay}",
         "DEBUG": "0",
         "LOG_LEVEL": "WARNING",

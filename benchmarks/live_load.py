@@ -142,6 +142,9 @@ def main() -> int:
         "EXTRA_ENGINES": EXTRA_ENGINES,
         # Every bot comes from this one address: rates far above the load, still counted.
         "THROTTLE_RATES": os.environ.get("THROTTLE_RATES", BENCH_THROTTLE_RATES),
+        # Every stream comes from this one address: caps far above the load, still counted.
+        "LIVE_STREAMS_PER_CLIENT": os.environ.get("LIVE_STREAMS_PER_CLIENT", "100000"),
+        "LIVE_STREAMS_PER_SESSION": os.environ.get("LIVE_STREAMS_PER_SESSION", "100000"),
         "DEBUG": "0",  # DEBUG keeps every SQL query in memory: not what production runs
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "hosting.settings",

@@ -10,6 +10,8 @@ A stream never relies on having heard every publish (Redis may have been down, o
 process reconnecting): every few seconds each process reads the versions of the games its
 streams watch in one query, at once after resubscribing to Redis, and a stream behind the
 database reads the game again and sends it as it now is.
+
+Open streams are capped per client and per session (``hosting.core.stream_caps``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from games import services, store
 from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import audience_key, dumps, game_payload
-from hosting.core import broadcast
+from hosting.core import broadcast, stream_caps
 from hosting.core.bearer import accepts_bearer
 
 KEEPALIVE_SECONDS = 15
@@ -163,6 +165,9 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
         return JsonResponse(
             {"error": "not_found", "detail": _("no game %(id)s") % {"id": game_id}}, status=404
         )
+    lease = await stream_caps.acquire(request)
+    if lease is None:
+        return stream_caps.too_many()
     number = seat.number if seat is not None else None
     audience = audience_key(number)
 
@@ -203,7 +208,9 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
             if number is not None:
                 await sync_to_async(services.mark_disconnected)(game_id=game_id, seat=number)
 
-    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    response = StreamingHttpResponse(
+        stream_caps.held(lease, events()), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response

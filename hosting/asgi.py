@@ -23,7 +23,8 @@ from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.http import HttpRequest, HttpResponseBase
 
-from hosting.core.bind import refuse_debug_beyond_loopback, uvicorn_host
+from hosting.core.bind import refuse_debug_beyond_loopback, uvicorn_config, uvicorn_host
+from hosting.core.proxies import configure_uvicorn
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "hosting.settings")
 
@@ -58,9 +59,14 @@ class SharedThreadASGIHandler(ASGIHandler):
 
 
 get_asgi_application()  # sets Django up
-_host = uvicorn_host()
-if _host is not None:
-    refuse_debug_beyond_loopback(_host, debug=settings.DEBUG)
+_uvicorn = uvicorn_config()
+if _uvicorn is not None:
+    _host = uvicorn_host(_uvicorn)
+    if _host is not None:
+        refuse_debug_beyond_loopback(_host, debug=settings.DEBUG)
+    # Forwarded headers are believed from TRUSTED_PROXIES alone, not from uvicorn's default
+    # (127.0.0.1) or its FORWARDED_ALLOW_IPS: one list decides whose request it is.
+    configure_uvicorn(_uvicorn)
 application = SharedThreadASGIHandler()
 # Everything loaded so far lives as long as the process: out of the collector's way, so a full
 # collection walks only what requests and streams create. Paced 200-game runs: action p99

@@ -7,6 +7,7 @@ production. ``APP_PROFILE=production`` turns on every deployment safeguard.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
 from pathlib import Path
@@ -160,6 +161,24 @@ STORAGES = {
     },
 }
 
+# The reverse proxies whose X-Forwarded-For (and X-Forwarded-Proto) are believed: addresses or
+# networks, comma separated, or "*" (every peer: only where nothing but the proxy can connect).
+# Empty (the default): the client is the connecting address, and the headers are ignored.
+# uvicorn is told the same (hosting.core.proxies).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        if _proxy != "*":
+            ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES: {_proxy!r} is not an IP address or network (e.g. 10.0.0.0/8)"
+        ) from None
+if os.environ.get("NUM_PROXIES", "0").strip() not in ("", "0"):
+    raise ImproperlyConfigured(
+        "NUM_PROXIES is no longer read: set TRUSTED_PROXIES to your proxies' addresses instead"
+    )
+
 REST_FRAMEWORK = {
     # Personal API tokens (``Authorization: Bearer``, first: an explicit header wins over a
     # cookie) and sessions for browsers; seat tokens (games.access) for bots in one game. No
@@ -169,9 +188,9 @@ REST_FRAMEWORK = {
         "hosting.core.bearer.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    # Proxies in front that set X-Forwarded-For: the client is the address the last of them
-    # saw. 0 (the default): the connecting address; a client cannot choose it.
-    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
+    # Whose request it is, hosting.core.proxies decides (TRUSTED_PROXIES): DRF's own reading
+    # of X-Forwarded-For stays off.
+    "NUM_PROXIES": 0,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     # JSON only, checked at the edge (depth, NUL characters): forms are a 415.
     "DEFAULT_PARSER_CLASSES": ["hosting.core.parsers.JSONParser"],
@@ -249,6 +268,13 @@ THROTTLE_RATES = {
     "room_code.client": "20/h",
 } | dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", []))
 
+# Open live streams (SSE) per client address and per browser session or personal token
+# (hosting.core.stream_caps): far above a person's many tabs (one or two streams each), far
+# below a flood. 0: no cap. The fault suite and the load benchmarks, whose bots all come from
+# one address, raise them.
+LIVE_STREAMS_PER_CLIENT = int(os.environ.get("LIVE_STREAMS_PER_CLIENT", "100"))
+LIVE_STREAMS_PER_SESSION = int(os.environ.get("LIVE_STREAMS_PER_SESSION", "30"))
+
 # Celery: Redis when configured; otherwise tasks run in process (see hosting.core.scheduler).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
@@ -322,10 +348,12 @@ WEBHOOK_RETRY_BACKOFF_SECONDS = float(os.environ.get("WEBHOOK_RETRY_BACKOFF_SECO
 WEBHOOK_RETRY_BACKOFF_MAX_SECONDS = 3600.0
 WEBHOOK_RETRY_JITTER = True
 WEBHOOK_TIMEOUT_SECONDS = 10.0
-# Targets on loopback, private, link-local or other non-public addresses: refused in
-# production (a webhook must never become a way into the server's own network), allowed in
-# development so that a receiver on the same machine works.
-WEBHOOK_PRIVATE_TARGETS = env_bool("WEBHOOK_PRIVATE_TARGETS", not PRODUCTION)
+# Targets that are not public addresses (tournaments.webhooks.targets): a webhook must never
+# become a way into the server's own network. Private, link-local, shared and reserved ranges
+# only when allowed explicitly; loopback by default only in development, so that a receiver on
+# the same machine works. Multicast and unspecified addresses never.
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
+WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", not PRODUCTION)
 # A webhook URL on these hosts under /api/webhooks/ is a Discord channel's: it is sent a
 # readable message instead of the event's JSON.
 WEBHOOK_DISCORD_HOSTS = ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")

@@ -90,12 +90,16 @@ def default_language():
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> None:
-    """Each test starts with no request counted against the rate limits: the counters live
-    in Redis across tests, and the whole suite comes from one address."""
+    """Each test starts with no request counted against the rate limits and no live stream
+    against the stream caps: the counters live in Redis across tests, and the whole suite
+    comes from one address."""
     from django.core.cache import cache
     from django.core.cache.backends.redis import RedisCache
 
+    from hosting.core import stream_caps
     from hosting.core.throttles import KEY_PREFIX
+
+    stream_caps._leases.clear()
 
     if not isinstance(cache, RedisCache):
         cache.clear()
@@ -104,6 +108,7 @@ def fresh_rate_limits() -> None:
         return
     client = cache._cache.get_client(write=True)
     stale = list(client.scan_iter(match=cache.make_key(f"{KEY_PREFIX}:*"), count=1000))
+    stale += client.scan_iter(match=f"{stream_caps.KEY_PREFIX}:*", count=1000)
     if stale:
         client.delete(*stale)
 
@@ -117,6 +122,8 @@ def asgi_server(transactional_db) -> str:
 
     import uvicorn
 
+    from hosting.core.proxies import uvicorn_options
+
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -126,6 +133,7 @@ def asgi_server(transactional_db) -> str:
         port=port,
         log_level="warning",
         lifespan="off",
+        **uvicorn_options(),
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

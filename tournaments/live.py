@@ -10,6 +10,8 @@ The same version names the board's rendering in the cache (``views.public.board_
 spectator refetching after a result shares one rendering. It is bumped at each save (so a
 process reading its own uncommitted writes never reuses an older board) and again after the
 commit (so nothing rendered before the commit outlives it).
+
+Open streams are capped per client and per session (``hosting.core.stream_caps``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from django.db.models.signals import post_save
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
-from hosting.core import broadcast
+from hosting.core import broadcast, stream_caps
 from hosting.core.bearer import accepts_bearer
 from hosting.core.errors import NotFound
 from tournaments import selectors
@@ -125,6 +127,9 @@ async def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
             {"error": "not_found", "detail": _("no tournament %(slug)r") % {"slug": slug}},
             status=404,
         )
+    lease = await stream_caps.acquire(request)
+    if lease is None:
+        return stream_caps.too_many()
 
     async def events() -> AsyncIterator[str]:
         updates = await broadcast.subscribe_topic(topic(tournament_id))
@@ -140,7 +145,9 @@ async def tournament_stream(request: HttpRequest, slug: str) -> HttpResponse:
         finally:
             broadcast.unsubscribe(topic(tournament_id), updates)
 
-    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    response = StreamingHttpResponse(
+        stream_caps.held(lease, events()), content_type="text/event-stream"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response

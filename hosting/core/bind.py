@@ -29,10 +29,9 @@ def refuse_debug_beyond_loopback(host: str, *, debug: bool) -> None:
         )
 
 
-def uvicorn_host() -> str | None:
-    """The address of the uvicorn server importing the app now (its CLI, ``uvicorn.run`` or a
-    ``Server`` of one's own all import it from ``Config.load``), or None when uvicorn is not
-    the importer or serves a Unix socket (which only this machine reaches)."""
+def uvicorn_config() -> Any | None:
+    """The ``uvicorn.Config`` importing the app now (its CLI, ``uvicorn.run`` or a ``Server``
+    of one's own all import it from ``Config.load``), or None when uvicorn is not the importer."""
     module = sys.modules.get("uvicorn.config")
     if module is None:
         return None
@@ -40,8 +39,14 @@ def uvicorn_host() -> str | None:
     while frame is not None:
         config = frame.f_locals.get("self")
         if isinstance(config, module.Config):
-            if config.uds:
-                return None
-            return "an inherited socket" if config.fd is not None else config.host
+            return config
         frame = frame.f_back
     return None
+
+
+def uvicorn_host(config: Any) -> str | None:
+    """The address a uvicorn ``Config`` serves, or None when it serves a Unix socket (which
+    only this machine reaches)."""
+    if config.uds:
+        return None
+    return "an inherited socket" if config.fd is not None else config.host

@@ -27,6 +27,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from rest_framework.throttling import BaseThrottle
 
+from hosting.core.proxies import client_address
+
 log = logging.getLogger(__name__)
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 KEY_PREFIX = "throttle"
@@ -41,8 +43,9 @@ def parse_rate(rate: str | None) -> tuple[int, int] | None:
 
 
 def client_of(request: HttpRequest) -> str:
-    """The client's address, as DRF identifies it (``NUM_PROXIES`` says which hop to trust)."""
-    return BaseThrottle().get_ident(request) or "unknown"
+    """The client's address (``hosting.core.proxies``: ``TRUSTED_PROXIES`` says whose
+    ``X-Forwarded-For`` to believe)."""
+    return client_address(request)
 
 
 def retry_after(request: HttpRequest, scope: str, account: str | None) -> int | None:
@@ -112,6 +115,9 @@ class Limit(BaseThrottle):
     def account(self, request: Any) -> str | None:
         user = getattr(request, "user", None)
         return f"user:{user.pk}" if user is not None and user.is_authenticated else None
+
+    def get_ident(self, request: Any) -> str:
+        return client_address(request)
 
     def allow_request(self, request: Any, view: Any) -> bool:
         self._wait = retry_after(request, self.scope, self.account(request))

@@ -59,6 +59,9 @@ class Cluster:
             "REDIS_URL": self.redis_url,
             "EXTRA_ENGINES": "high_card=tests.games.engines.tiny",
             "THROTTLE_RATES": THROTTLE_RATES,
+            # Every stream comes from this one address: caps far above the load, still counted.
+            "LIVE_STREAMS_PER_CLIENT": os.environ.get("LIVE_STREAMS_PER_CLIENT", "100000"),
+            "LIVE_STREAMS_PER_SESSION": os.environ.get("LIVE_STREAMS_PER_SESSION", "100000"),
             "DEBUG": "0",
             "LOG_LEVEL": "INFO",
             "DJANGO_SETTINGS_MODULE": "hosting.settings",

@@ -5,6 +5,9 @@ production."""
 from __future__ import annotations
 
 import base64
+import ipaddress
+import ssl
+import subprocess
 
 import pytest
 from django.test import override_settings
@@ -15,8 +18,8 @@ from tests.tournaments.builders import open_tournament, report_top_seed_wins, st
 from tests.tournaments.webhook_receiver import expected_signature, receiver
 from tournaments import services
 from tournaments.events import EVENTS
-from tournaments.models import WebhookDelivery
-from tournaments.webhooks import delivery
+from tournaments.models import WebhookDelivery, WebhookEndpoint
+from tournaments.webhooks import delivery, targets
 from tournaments.webhooks import services as webhooks
 
 # -- signing --------------------------------------------------------------------------------
@@ -55,34 +58,136 @@ def test_only_http_urls_with_a_host_are_accepted(url):
         webhooks.check_url(url)
 
 
-@override_settings(WEBHOOK_PRIVATE_TARGETS=False)
+NAMES = {
+    "localhost": ["127.0.0.1", "::1"],
+    "metadata.example": ["169.254.169.254"],
+    "intranet.example": ["10.0.0.1"],
+    "split.example": ["93.184.215.14", "192.168.1.1"],  # one public answer, one private
+    "public.example": ["93.184.215.14"],
+}
+
+
+@pytest.fixture(autouse=True)
+def dns(monkeypatch):
+    """Names resolve through the resolver seam, from this table: no test asks real DNS."""
+    table = dict(NAMES)
+
+    def resolve(host: str, port: int) -> list[str]:
+        if host not in table:
+            raise OSError(f"{host} does not resolve")
+        return table[host]
+
+    monkeypatch.setattr(targets, "resolver", resolve)
+    return table
+
+
+@pytest.mark.parametrize(
+    ("address", "kind"),
+    [
+        ("127.0.0.1", "loopback"),
+        ("127.8.9.10", "loopback"),
+        ("::1", "loopback"),
+        ("::ffff:127.0.0.1", "loopback"),  # IPv4-mapped
+        ("10.0.0.1", "private"),
+        ("172.16.5.4", "private"),
+        ("192.168.0.10", "private"),
+        ("fd00::1", "private"),
+        ("::ffff:10.0.0.1", "private"),
+        ("2002:a00:1::", "private"),  # 6to4 around 10.0.0.1
+        ("64:ff9b::a00:1", "private"),  # NAT64 around 10.0.0.1
+        ("169.254.169.254", "link-local"),  # a cloud's metadata service
+        ("fe80::1", "link-local"),
+        ("::ffff:169.254.169.254", "link-local"),
+        ("224.0.0.1", "multicast"),
+        ("ff02::1", "multicast"),
+        ("0.0.0.0", "unspecified"),
+        ("::", "unspecified"),
+        ("240.0.0.1", "reserved"),
+        ("100.64.0.1", "non-public"),  # carrier-grade NAT
+        ("93.184.215.14", None),
+        ("2606:2800:21f:cb07:6820:80da:af6b:8b2c", None),
+        ("::ffff:93.184.215.14", None),
+    ],
+)
+def test_every_address_is_classified(address, kind):
+    assert targets.address_kind(ipaddress.ip_address(address)) == kind
+
+
+PRIVATE_URLS = [
+    "http://10.0.0.1/",
+    "http://192.168.0.10/hook",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[fd00::1]/hook",
+    "http://[fe80::1]/hook",
+    "http://[::ffff:10.0.0.1]/hook",
+    "http://100.64.0.1/hook",
+    "http://intranet.example/hook",
+    "http://metadata.example/latest/meta-data/",
+    "http://split.example/hook",
+]
+
+
+@pytest.mark.parametrize("url", PRIVATE_URLS)
+def test_the_default_profile_refuses_private_and_link_local_targets(url):
+    with pytest.raises(UserError, match=r"^url: .*not a public address"):
+        webhooks.check_url(url)
+
+
+@override_settings(WEBHOOK_ALLOW_LOOPBACK=False)  # as in production
 @pytest.mark.parametrize(
     "url",
     [
         "http://127.0.0.1:8000/hook",
         "http://localhost/hook",
-        "http://10.1.2.3/hook",
-        "http://192.168.0.10/hook",
-        "http://169.254.169.254/latest/meta-data/",  # a cloud's metadata service
-        "http://0.0.0.0/hook",
         "http://[::1]/hook",
         "http://[::ffff:127.0.0.1]/hook",
-        "http://[fd00::1]/hook",
-        "http://100.64.0.1/hook",
+        "http://0.0.0.0/hook",
     ],
 )
-def test_production_refuses_every_address_that_is_not_public(url):
+def test_production_refuses_the_machine_itself(url):
     with pytest.raises(UserError, match="not a public address"):
         webhooks.check_url(url)
 
 
-@override_settings(WEBHOOK_PRIVATE_TARGETS=False)
-def test_production_accepts_a_public_address():
+@pytest.mark.parametrize("url", ["http://0.0.0.0/hook", "http://[::]/", "http://224.0.0.1/"])
+@override_settings(WEBHOOK_ALLOW_PRIVATE_TARGETS=True)
+def test_multicast_and_unspecified_addresses_are_never_targets(url):
+    with pytest.raises(UserError, match="not a public address"):
+        webhooks.check_url(url)
+
+
+@override_settings(WEBHOOK_ALLOW_PRIVATE_TARGETS=True, WEBHOOK_ALLOW_LOOPBACK=False)
+def test_private_targets_are_allowed_only_when_the_setting_says_so():
+    assert webhooks.check_url("http://10.0.0.1/") == "http://10.0.0.1/"
+    assert webhooks.check_url("http://metadata.example/") == "http://metadata.example/"
+    with pytest.raises(UserError, match="WEBHOOK_ALLOW_LOOPBACK"):
+        webhooks.check_url("http://127.0.0.1/")
+
+
+@override_settings(WEBHOOK_ALLOW_LOOPBACK=False)
+def test_production_accepts_a_public_address_or_name():
     assert webhooks.check_url("https://93.184.215.14/hook") == "https://93.184.215.14/hook"
+    assert webhooks.check_url("https://public.example/hook") == "https://public.example/hook"
+
+
+def test_a_name_that_does_not_resolve_is_refused():
+    with pytest.raises(UserError, match="does not resolve"):
+        webhooks.check_url("https://nowhere.example/hook")
 
 
 def test_development_accepts_the_machine_itself():
     assert webhooks.check_url("http://127.0.0.1:9/hook") == "http://127.0.0.1:9/hook"
+    assert webhooks.check_url("http://localhost:9/hook") == "http://localhost:9/hook"
+
+
+def test_a_target_connects_to_the_checked_address_and_keeps_the_name():
+    target = targets.resolve("https://public.example:8443/hook?x=1")
+    assert target.pinned_url == "https://93.184.215.14:8443/hook?x=1"
+    assert target.host_header == "public.example:8443"
+    assert target.sni_hostname == "public.example"
+    literal = targets.resolve("http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/hook")
+    assert literal.pinned_url == "http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/hook"
+    assert literal.sni_hostname is None
 
 
 # -- readable messages ----------------------------------------------------------------------
@@ -320,3 +425,86 @@ def test_without_redis_the_in_process_scheduler_sends_and_retries(transactional_
     scheduler.call_at(0, lambda: (db.connections.close_all(), closed.set()))
     assert closed.wait(5)  # the scheduler's thread keeps no session on the test database
     assert endpoint.deliveries.get().attempts == 2
+
+
+# -- at send: resolved again, and sent to the address that was checked ----------------------
+
+
+def _delivery(endpoint):
+    return WebhookDelivery.objects.create(
+        endpoint=endpoint, message_id="msg_pinned", event="webhook.test", payload={"data": {}}
+    )
+
+
+@pytest.mark.django_db
+def test_an_attempt_connects_to_the_checked_address_under_the_name(dns):
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver() as site:
+        port = site.url.rsplit(":", 1)[1]
+        dns["hooks.example"] = ["127.0.0.1"]
+        endpoint = _hook(tournament, f"http://hooks.example:{port}/named")
+        assert delivery.attempt(_delivery(endpoint).pk) == "delivered"
+        [request] = site.at("/named")
+    assert request.headers["host"] == f"hooks.example:{port}"
+    assert site.verified(endpoint.secret, "/named")
+
+
+@pytest.mark.django_db
+def test_a_name_that_now_resolves_to_a_private_address_is_not_sent_to(dns):
+    """DNS rebinding: the name passed the check at save, then answers a private address."""
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver() as site:
+        port = site.url.rsplit(":", 1)[1]
+        dns["rebind.example"] = ["127.0.0.1"]
+        endpoint = _hook(tournament, f"http://rebind.example:{port}/rebound")
+        dns["rebind.example"] = ["10.0.0.1"]
+        sent = _delivery(endpoint)
+        assert delivery.attempt(sent.pk) == "failed"
+        assert site.at("/rebound") == []
+    sent.refresh_from_db()
+    assert "10.0.0.1" in sent.error and sent.attempts == 0
+
+
+@pytest.mark.django_db
+def test_a_private_target_saved_before_the_rule_is_refused_at_send():
+    tournament, _ = open_tournament("single_elimination", 2)
+    endpoint = WebhookEndpoint.objects.create(
+        tournament=tournament,
+        url="http://169.254.169.254/latest/",
+        events=["match.ready"],
+        secret=webhooks.new_secret(),
+        language="en",
+    )
+    sent = _delivery(endpoint)
+    assert delivery.attempt(sent.pk) == "failed"
+    sent.refresh_from_db()
+    assert "link-local" in sent.error
+
+
+@pytest.mark.django_db
+def test_https_to_the_checked_address_still_sends_and_verifies_the_name(dns, tmp_path, monkeypatch):
+    """TLS to the pinned address: SNI and the certificate check are the name's, not the
+    address's (a certificate for hooks.example, which 127.0.0.1 would not match)."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [
+            *("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"),
+            *("-subj", "/CN=hooks.example", "-addext", "subjectAltName=DNS:hooks.example"),
+            *("-keyout", str(key), "-out", str(cert)),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the receiver's certificate is trusted
+    names: list[str | None] = []
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    context.sni_callback = lambda sock, name, ctx: names.append(name)
+    tournament, _ = open_tournament("single_elimination", 2)
+    with receiver(tls=context) as site:
+        port = site.url.rsplit(":", 1)[1]
+        dns["hooks.example"] = ["127.0.0.1"]
+        endpoint = _hook(tournament, f"https://hooks.example:{port}/tls")
+        assert delivery.attempt(_delivery(endpoint).pk) == "delivered"
+        [request] = site.at("/tls")
+    assert names == ["hooks.example"] and request.headers["host"] == f"hooks.example:{port}"

@@ -53,6 +53,8 @@ def test_an_organiser_manages_webhooks_through_the_api():
         ({"url": "http://127.0.0.1/", "events": []}, "events"),
         ({"url": "http://127.0.0.1/", "events": ["match.exploded"]}, "events"),
         ({"events": ["match.ready"]}, "url"),
+        ({"url": "http://10.0.0.1/", "events": ["match.ready"]}, "url: "),
+        ({"url": "http://169.254.169.254/", "events": ["match.ready"]}, "link-local"),
     ],
 )
 def test_a_bad_webhook_is_refused_readably_and_nothing_is_made(body, detail):

@@ -7,6 +7,7 @@ import base64
 import hashlib
 import hmac
 import json
+import ssl
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -61,7 +62,8 @@ class Receiver:
 
 
 @contextmanager
-def receiver() -> Iterator[Receiver]:
+def receiver(tls: ssl.SSLContext | None = None) -> Iterator[Receiver]:
+    """A receiver on 127.0.0.1; with ``tls``, an HTTPS one serving that context."""
     state = Receiver(url="")
 
     class Handler(BaseHTTPRequestHandler):
@@ -80,7 +82,10 @@ def receiver() -> Iterator[Receiver]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    state.url = f"http://127.0.0.1:{server.server_address[1]}"
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
+    scheme = "https" if tls is not None else "http"
+    state.url = f"{scheme}://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -7,13 +7,10 @@ attempt's, in seconds) and ``webhook-signature: v1,<base64 HMAC-SHA256>`` of
 
 A Discord channel's webhook URL gets a readable message (``{"content": ...}``) instead.
 
-Addresses: only http(s) URLs; in production (``WEBHOOK_PRIVATE_TARGETS`` off) a host that
-resolves to a loopback, private, link-local or otherwise non-public address is refused, both
-when the URL is saved and before every attempt (a name may resolve elsewhere later).
-Redirects are never followed: a 3xx is a failed attempt, so a public URL cannot bounce a
-delivery into the private network. (The check and the connection resolve the name
-separately: a name whose DNS answers change between the two within a second could still slip
-through; a proxy that enforces the same rule closes that gap where it matters.)
+Addresses: only http(s) URLs whose host is, or resolves to, a public address (see
+``tournaments.webhooks.targets``), checked when the URL is saved and before every attempt,
+which then connects to the address it checked. Redirects are never followed: a 3xx is a failed
+attempt, so a public URL cannot bounce a delivery into the private network.
 
 Each attempt is one call of ``attempt``, by the Celery task (``tournaments.webhooks.tasks``)
 or by the in-process scheduler (``tournaments.webhooks.services``); this module imports
@@ -22,11 +19,9 @@ neither.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import random
-import socket
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -39,6 +34,7 @@ from standardwebhooks.webhooks import Webhook
 
 from hosting.core.errors import UserError
 from tournaments.models import WebhookDelivery, WebhookEndpoint
+from tournaments.webhooks import targets
 
 log = logging.getLogger(__name__)
 
@@ -50,40 +46,10 @@ class RetryLater(Exception):
     """An attempt failed in a way another attempt may not (no answer, a 5xx, a 429...)."""
 
 
-def _public(address: str) -> bool:
-    ip = ipaddress.ip_address(address)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
-
-
-def _addresses(host: str, port: int) -> list[str]:
-    try:
-        return [info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
-    except (OSError, UnicodeError):
-        raise UserError(
-            _("the webhook's host %(host)r does not resolve") % {"host": host}
-        ) from None
-
-
 def check_url(url: str) -> str:
     """The URL if a webhook may be sent there; otherwise a ``UserError`` saying why."""
     url = url.strip()
-    try:
-        parts = urlsplit(url)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        raise UserError(_("the webhook URL is not a valid URL")) from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UserError(_("a webhook URL starts with http:// or https:// and names a host"))
-    if parts.username or parts.password:
-        raise UserError(_("a webhook URL carries no user name or password"))
-    if not settings.WEBHOOK_PRIVATE_TARGETS:
-        for address in _addresses(parts.hostname, port):
-            if not _public(address):
-                raise UserError(
-                    f"the webhook's host resolves to {address}, which is not a public address"
-                )
+    targets.resolve(url)
     return url
 
 
@@ -134,12 +100,13 @@ def attempt(delivery_id: int) -> str:
     if not endpoint.active and delivery.event != TEST_EVENT:
         return _finish(delivery, Status.FAILED, error="the webhook was switched off")
     try:
-        check_url(endpoint.url)
+        target = targets.resolve(endpoint.url)
     except UserError as refusal:
         return _finish(delivery, Status.FAILED, error=refusal.message)
     body = body_for(delivery)
     timestamp = int(timezone.now().timestamp())
     headers = {
+        "host": target.host_header,
         "content-type": "application/json",
         "user-agent": "GeniusArena-Webhooks/1",
         "webhook-id": delivery.message_id,
@@ -148,13 +115,15 @@ def attempt(delivery_id: int) -> str:
     }
     code, error = None, ""
     try:
-        response = httpx.post(
-            endpoint.url,
-            content=body.encode(),
-            headers=headers,
-            timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
-            follow_redirects=False,
-        )
+        # To the address just checked, not the name (which DNS could answer differently now);
+        # TLS still sends the name and checks the certificate against it.
+        extensions = {"sni_hostname": target.sni_hostname} if target.sni_hostname else {}
+        with httpx.Client(
+            timeout=settings.WEBHOOK_TIMEOUT_SECONDS, follow_redirects=False
+        ) as client:
+            response = client.post(
+                target.pinned_url, content=body.encode(), headers=headers, extensions=extensions
+            )
         code = response.status_code
     except httpx.HTTPError as failure:
         error = f"no answer: {type(failure).__name__} {failure}".strip()[:300]

@@ -22,7 +22,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from hosting.core import scheduling
+from hosting.core import proxies, scheduling
 from hosting.core.bind import refuse_debug_beyond_loopback
 
 RESTART_DELAY_SECONDS = 1.0
@@ -112,6 +112,8 @@ class Command(BaseCommand):
                 lifespan="off",
                 # Live streams never end by themselves: close them after 5 s on Ctrl-C.
                 timeout_graceful_shutdown=5,
+                # X-Forwarded-For from TRUSTED_PROXIES only (uvicorn's default trusts 127.0.0.1).
+                **proxies.uvicorn_options(),
             )
         finally:
             for child in children:
