@@ -15,8 +15,10 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from games import services as game_services
 from games.models import GameSession
 from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import DESKTOP, PHONE, sticking_out
@@ -119,11 +121,37 @@ def test_a_challenge_by_name_is_accepted_from_the_other_players_home_page(
     assert a_errors == [] and b_errors == []
 
 
+def played(person, *, won: bool) -> None:
+    """A finished Color Clash game of ``person`` against a computer, for the profile's lists."""
+    game = game_services.game_create(
+        engine_key="color_clash",
+        seats=[game_services.SeatSpec(user=person), game_services.SeatSpec(kind="computer")],
+    )
+    game_services.game_start(game_id=game.pk)
+    winner = 0 if won else 1
+    GameSession.objects.filter(pk=game.pk).update(
+        status=GameSession.Status.FINISHED,
+        finished=timezone.now(),
+        outcome={
+            "winners": [winner],
+            "ranking": [[winner], [1 - winner]],
+            "scores": {str(winner): 87, str(1 - winner): 0},
+        },
+    )
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
 def test_home_and_profile_fit_and_pass_axe(live_url, new_context, sign_in, screenshot, viewport):
     player = get_user_model().objects.create_user(
         f"carol-{viewport['width']}", password="pw-c-123456"
     )
+    played(player, won=True)
+    played(player, won=False)
+    in_progress = game_services.game_create(
+        engine_key="drafting_trios",
+        seats=[game_services.SeatSpec(user=player), game_services.SeatSpec(kind="computer")],
+    )
+    game_services.game_start(game_id=in_progress.pk)
     context = new_context(viewport=viewport)
     sign_in(context, live_url, player)
     page = context.new_page()
@@ -135,6 +163,8 @@ def test_home_and_profile_fit_and_pass_axe(live_url, new_context, sign_in, scree
     page.get_by_role("link", name=re.compile(f"Signed in as {player.username}")).click()
     page.wait_for_url(f"{live_url}/u/{player.username}/")
     expect(page.get_by_role("heading", name=player.username, level=1)).to_be_visible()
+    expect(page.locator("#per-game")).to_contain_text("2 games, 1 won")
+    expect(page.locator("#open-seats li")).to_have_count(1)
     assert sticking_out(page) == []
     assert serious_violations(page) == []
     if viewport is PHONE:
