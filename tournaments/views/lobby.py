@@ -37,7 +37,9 @@ OFFERS = (
     ),
     (
         "dropmix",
-        gettext_lazy("Drop cards into the mix and score to the target, alone or in teams; 2 to 4."),
+        gettext_lazy(
+            "Drop cards into the mix and score to the target, alone or in teams; 2 to 4 players."
+        ),
         False,
     ),
 )
