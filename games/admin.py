@@ -67,5 +67,7 @@ class GameEventAdmin(ReadOnly):
         return super().get_queryset(request).filter(game__status__in=ended)
 
 
-# The casual rooms' admin lives in its own module; importing it registers it.
+# The challenges' and the casual rooms' admins live in their own modules; importing them
+# registers them.
+from games.challenges import admin as challenge_admin  # noqa: E402, F401
 from games.rooms import admin as room_admin  # noqa: E402, F401

@@ -187,5 +187,7 @@ class GameEvent(models.Model):
         return f"{self.game} #{self.seq} {self.action.get('type')}"
 
 
-# The casual rooms' models live in their own module; importing them registers them.
+# The challenges' and the casual rooms' models live in their own modules; importing them
+# registers them.
+from games.challenges.models import Challenge  # noqa: E402, F401
 from games.rooms.models import Room, RoomMember, RoomRound  # noqa: E402, F401

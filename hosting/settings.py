@@ -266,6 +266,9 @@ THROTTLE_RATES = {
     "room_join.client": "60/m",
     "quick.client": "60/m",
     "room_code.client": "20/h",
+    # Challenges to a named player (games.challenges): far above anyone's real use.
+    "challenge.client": "60/m",
+    "challenge.account": "20/m",
 } | dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", []))
 
 # Open live streams (SSE) per client address and per browser session or personal token
@@ -323,6 +326,11 @@ BOT_DELAY_SECONDS = tuple(
 ROOM_GRACE_SECONDS = int(os.environ.get("ROOM_GRACE_SECONDS", 90))
 QUICK_MATCH_WAIT_SECONDS = float(os.environ.get("QUICK_MATCH_WAIT_SECONDS", 15))
 ROOM_IDLE_SECONDS = int(os.environ.get("ROOM_IDLE_SECONDS", 2 * 3600))
+# A casual game (room, Quick match, practice) waits this long at most for its people's
+# client seeds (games.fairness): their browsers send them as the game page opens.
+CASUAL_SEED_WINDOW_SECONDS = float(os.environ.get("CASUAL_SEED_WINDOW_SECONDS", 5))
+# A challenge to another player (games.challenges) can be accepted for this long.
+CHALLENGE_EXPIRY_SECONDS = int(os.environ.get("CHALLENGE_EXPIRY_SECONDS", 24 * 3600))
 
 # E-mail (dispute notifications): SMTP in production (EMAIL_HOST, EMAIL_PORT, ... as Django
 # reads them); printed to the console otherwise, which is what ``make run`` shows.

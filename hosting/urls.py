@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from games.challenges import urls as challenge_urls
 from games.rooms import urls as room_urls
 from games.urls import api_urls, live_urls, page_urls
 from hosting import api, health
@@ -16,10 +17,13 @@ from tournaments.api import audit as audit_api
 from tournaments.disputes import urls as dispute_urls
 from tournaments.page_urls import live_urls as tournament_live_urls
 from tournaments.views import audit as audit_views
+from tournaments.views import profile as profile_views
 from tournaments.views.home import home
 
 urlpatterns = [
     path("", home, name="home"),
+    path("u/me/", profile_views.profile_me, name="profile-me"),
+    path("u/<str:username>/", profile_views.profile, name="profile"),
     path("i18n/", include("django.conf.urls.i18n")),
     path(
         "jsi18n/",
@@ -58,6 +62,8 @@ urlpatterns = [
     path("api/rooms/", include(room_urls.api_urls)),
     path("play/", include(room_urls.play_urls)),
     path("r/", include(room_urls.room_page_urls)),
+    path("api/challenges/", include(challenge_urls.api_urls)),
+    path("challenges/", include(challenge_urls.page_urls)),
     path("api/tournaments/", include("tournaments.urls")),
     path("tournaments/", include("tournaments.page_urls")),
     path("live/tournaments/", include(tournament_live_urls)),

@@ -281,7 +281,10 @@ def _start(room: Room, members: list[RoomMember]) -> GameSession:
         seats[str(n)] = {"member": None, "name": ""}
     number = room.rounds.count() + 1
     RoomRound.objects.create(room=room, game=game, number=number, seats=seats)
-    game = services.game_start(game_id=game.pk)
+    # Each person's browser sends its part of the shuffle from the game page; computers none.
+    game = services.game_open_seed_window(
+        game_id=game.pk, seconds=settings.CASUAL_SEED_WINDOW_SECONDS
+    )
     room.game = game
     room.status = Room.Status.PLAYING
     room.last_activity = timezone.now()

@@ -40,7 +40,7 @@ def test_the_browser_sends_a_client_seed_and_the_check_lists_it(
 
     page.goto(f"{live_url}/games/{game.pk}/verify")
     expect(page.locator('#client-seeds tr[data-seat="0"] .client-seed')).to_have_text(sent)
-    expect(page.locator('#client-seeds tr[data-seat="1"]')).to_contain_text("none")
+    expect(page.locator('#client-seeds tr[data-seat="1"]')).to_contain_text("Computer: no seed")
     expect(page.locator("#hmac-message")).to_have_text(f'["{sent}",""]')
     expect(page.locator("#effective-seed")).to_have_text(effective)
     expect(page.locator("#verdict")).to_have_text("Verified: the deal was fair.")

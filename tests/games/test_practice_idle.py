@@ -18,6 +18,13 @@ from tests.games.hosting_helpers import celery_worker
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def _deal_at_once(settings):
+    """These tests are about the rooms themselves: their games deal at the start, without
+    waiting for browsers' seeds (the seed window is tests/games/test_casual_seeds.py's)."""
+    settings.CASUAL_SEED_WINDOW_SECONDS = 0
+
+
 def wait_for_a_move(game_id: int, version: int, seconds: float) -> GameSession:
     """The game once its version moved past ``version``, or as it is after ``seconds``."""
     deadline = time.monotonic() + seconds

@@ -22,6 +22,8 @@ const fmt = (text, params) => interpolate(text, params, true); // text already t
 
 const ANNOUNCE_EVERY_MS = 10_000;
 const LOW_TIME_SECONDS = 10;
+// The tab's title as the page came; a seated player's own turn marks it, so another tab shows it.
+const PAGE_TITLE = document.title;
 const SEAT_KEYS = new Set(["seat", "target", "dealer", "winner"]);
 const KIND_SUFFIX = { computer: " (Computer)", substitute: " (Computer (substitute))" };
 
@@ -328,6 +330,8 @@ class Game {
   renderTurn() {
     const payload = this.payload;
     const turn = this.root.querySelector("#turn");
+    const myTurn = payload.seat !== null && this.toAct(payload).includes(payload.seat);
+    document.title = myTurn ? fmt(_("(●) Your turn — %(title)s"), { title: PAGE_TITLE }) : PAGE_TITLE;
     if (payload.status === "waiting") {
       turn.textContent = _("The game has not started yet.");
       return;
