@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -216,6 +217,35 @@ def room_remove(*, code: str, person: Person, member_id: Any) -> None:
             raise UserError(_("the host cannot remove themself; leave the room instead"))
         target.delete()
         _touch(room)
+    Removed.mark(room, target)
+
+
+class Removed:
+    """Who the host removed from a room, kept for a while in the cache so that their page can
+    say so instead of offering to join as if nothing happened."""
+
+    SECONDS = 3600
+
+    @staticmethod
+    def key(room_id: int, who: str) -> str:
+        return f"rooms:removed:{room_id}:{who}"
+
+    @classmethod
+    def mark(cls, room: Room, member: RoomMember) -> None:
+        who = f"u{member.user_id}" if member.user_id else f"g{member.guest_id}"
+        cache.set(cls.key(room.pk, who), True, cls.SECONDS)
+
+    @classmethod
+    def seen(cls, room: Room, person: Person) -> bool:
+        if person.signed_in:
+            return bool(cache.get(cls.key(room.pk, f"u{person.user.pk}")))
+        if person.guest is not None:
+            return bool(cache.get(cls.key(room.pk, f"g{person.guest.id}")))
+        return False
+
+
+def was_removed(room: Room, person: Person) -> bool:
+    return Removed.seen(room, person)
 
 
 def room_leave(*, code: str, person: Person) -> None:
@@ -267,11 +297,20 @@ def room_start(*, code: str, person: Person) -> GameSession:
         return _start(room, members)
 
 
+def _computer_name(members: list[RoomMember]) -> str:
+    taken = {m.name for m in members}
+    name = animal_name()
+    while name in taken:
+        name = animal_name()
+    return name
+
+
 def _start(room: Room, members: list[RoomMember]) -> GameSession:
     """Create and deal the room's next game (the caller holds the room's lock)."""
     seated = choices.seating(room, members, room.computers)
     specs = [
-        services.SeatSpec(kind=Seat.Kind.COMPUTER)
+        # Computers get animal names like people's, always shown with "(Computer)".
+        services.SeatSpec(kind=Seat.Kind.COMPUTER, display_name=_computer_name(members))
         if m is None
         else services.SeatSpec(display_name=m.name, user=m.user if m.user_id else None)
         for m in seated
@@ -379,14 +418,10 @@ class QueueSeen:
 
     @classmethod
     def mark(cls, member_id: int) -> None:
-        from django.core.cache import cache
-
         cache.set(cls.key(member_id), timezone.now().timestamp(), QUEUE_SEEN_SECONDS * 4)
 
     @classmethod
     def fresh(cls, member: RoomMember) -> bool:
-        from django.core.cache import cache
-
         seen = cache.get(cls.key(member.pk))
         if seen is None:  # never polled: as fresh as its entry into the queue
             seen = member.joined.timestamp()

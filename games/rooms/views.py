@@ -100,7 +100,7 @@ def play(request: HttpRequest) -> HttpResponse:
                 person=person_of(request), engine=request.POST.get("game"), **_options(request)
             )
         except UserError as error:
-            messages.error(request, error.message)
+            messages.error(request, sentence(error.message))
             return redirect("play")
         return redirect("room-page", code=room.code)
     typed = request.GET.get("code", "")
@@ -108,7 +108,14 @@ def play(request: HttpRequest) -> HttpResponse:
         code = room_codes.normalise(typed)
         if code is not None:
             return redirect("room-page", code=code)
-        messages.error(request, _("A room code is six letters, like KFXRTM."))
+        if room_codes.refusal(typed) == "letters":
+            messages.error(
+                request,
+                _("Room codes use only these letters: %(letters)s. Check the code with the host.")
+                % {"letters": " ".join(room_codes.ALPHABET)},
+            )
+        else:
+            messages.error(request, _("A room code is six letters, like KFXRTM."))
     selected = request.GET.get("game", "")
     return render(
         request,
@@ -126,7 +133,7 @@ def practice(request: HttpRequest) -> HttpResponse:
             person=person_of(request), engine=request.POST.get("game"), **_options(request)
         )
     except UserError as error:
-        messages.error(request, error.message)
+        messages.error(request, sentence(error.message))
         return redirect("play")
     return redirect("game-page", game_id=room.game_id)
 
@@ -227,6 +234,8 @@ def room_page(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("game-page", game_id=room.game_id)  # back to the same seat
     context = _context(request, room, person)
     status = 200
+    if member is None and rooms.was_removed(room, person):
+        context["removed"] = True
     if member is None:
         full = room.members.count() >= choices.capacity(room)
         closed = room.kind != Room.Kind.PRIVATE
@@ -299,13 +308,21 @@ def room_step(request: HttpRequest, code: str, step: str) -> HttpResponse:
             rooms.room_side(code=found.code, person=person, side=request.POST.get("side"))
         elif step == "leave":
             rooms.room_leave(code=found.code, person=person)
+            messages.success(request, _("You left room %(code)s.") % {"code": found.code})
             return redirect("play")
         else:
             game = rooms.room_start(code=found.code, person=person)
             return redirect("game-page", game_id=game.pk)
     except UserError as error:
-        messages.error(request, error.message)
+        messages.error(request, sentence(error.message))
     return redirect("room-page", code=found.code)
+
+
+def sentence(text: str) -> str:
+    """A service's refusal shown on a page: a sentence, capitalised, with its full stop."""
+    text = str(text)
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 @limit_posts("room_join")
@@ -316,5 +333,5 @@ def _join(request: HttpRequest, code: str) -> HttpResponse:
     try:
         rooms.room_join(code=found.code, person=person_of(request))
     except UserError as error:
-        messages.error(request, error.message)
+        messages.error(request, sentence(error.message))
     return redirect("room-page", code=found.code)

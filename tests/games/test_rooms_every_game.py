@@ -3,12 +3,15 @@ options checked with readable refusals, who may sit, DropMix's sides chosen in t
 seated as the engine reads them, labelled computers, and another round; through the JSON API
 as clients use it."""
 
+import re
+
 import pytest
 from django.core.cache import cache
+from django.test import Client
 from rest_framework.test import APIClient
 
 from games import services
-from games.models import GameSession, RoomRound, Seat
+from games.models import GameSession, Room, RoomRound, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +137,48 @@ def test_practice_seats_the_person_against_labelled_computers_of_every_game(body
     assert game.engine == body["engine"] and [s.kind for s in seats] == kinds
     assert all(s.label().endswith("(Computer)") and s.bot == "computer" for s in seats[1:])
     assert game.status == GameSession.Status.RUNNING
+
+
+# -- the pages' rough edges ------------------------------------------------------------------
+
+
+def test_play_puts_the_chosen_game_first_and_each_form_makes_its_room():
+    page = Client().get("/play/?game=dropmix").content.decode()
+    order = [page.index(f'id="play-{key}"') for key in ("dropmix", "color_clash", "drafting_trios")]
+    assert order == sorted(order) and 'class="card play-game selected" id="play-dropmix"' in page
+    host = Client()
+    response = host.post("/play/", {"game": "dropmix", "format": "1v2", "target": "15"})
+    room = Room.objects.get(code=response["Location"].rsplit("/", 1)[1])
+    assert (room.engine, room.options) == ("dropmix", {"format": "1v2", "target": 15})
+    lobby = host.get(f"/r/{room.code}").content.decode()
+    assert "DropMix Clash" in lobby and "1 against 2" in lobby and "Join side B" in lobby
+    refused = host.post("/play/", {"game": "dropmix", "target": "30"}, follow=True)
+    assert "Target must be 15 or 21." in refused.content.decode()
+
+
+def test_a_code_with_letters_outside_the_alphabet_is_told_so():
+    wrong_letters = Client().get("/play/?code=ZZZZZZ", follow=True).content.decode()
+    assert "Room codes use only these letters" in wrong_letters
+    too_short = Client().get("/play/?code=KFX", follow=True).content.decode()
+    assert "six letters" in too_short
+
+
+def test_leaving_says_so_and_a_removed_player_is_told_why():
+    host, other = Client(), Client()
+    code = host.post("/play/", {"game": "drafting_trios"})["Location"].rsplit("/", 1)[1]
+    other.post(f"/r/{code}/join")
+    member = Room.objects.get(code=code).members.exclude(is_host=True).get()
+    host.post(f"/r/{code}/remove", {"member": member.pk})
+    page = other.get(f"/r/{code}").content.decode()
+    assert "The host removed you from this room" in page
+    left = host.post(f"/r/{code}/leave", follow=True).content.decode()
+    assert f"You left room {code}." in left
+
+
+def test_computers_get_animal_names_labelled_computer():
+    body = {"engine": "dropmix", "format": "2v2"}
+    response = APIClient().post("/api/rooms/practice", body, format="json")
+    assert response.status_code == 201, response.content
+    game = GameSession.objects.get(pk=response.json()["game"])
+    labels = [seat.label() for seat in game.seats.order_by("number")[1:]]
+    assert all(re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+ \(Computer\)", label) for label in labels)
