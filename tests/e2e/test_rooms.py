@@ -214,7 +214,10 @@ def test_a_private_room_by_code_link_and_qr_plays_a_round_with_a_return_and_a_su
     pages[leaver].locator("#leave-game").click()
     pages[leaver].wait_for_url(f"{live_url}/play/")
     seat_name = host.locator(f'#clocks li[data-seat="{leaver}"]')
-    expect(seat_name).to_contain_text("Computer (substitute)")
+    expect(seat_name).to_contain_text("Computer, substitute")
+    expect(pages[leaver].locator(".messages")).to_contain_text(f"You left room {code}.")
+    substituted = host.locator("#log li", has_text="is now played by a computer substitute")
+    expect(substituted).to_have_count(1)  # said once, by the game's own log
     expect(away).to_have_count(0)  # the one who came back is back
     assert Seat.objects.get(game_id=game_id, number=leaver).kind == Seat.Kind.SUBSTITUTE
 
