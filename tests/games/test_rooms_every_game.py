@@ -182,3 +182,20 @@ def test_computers_get_animal_names_labelled_computer():
     game = GameSession.objects.get(pk=response.json()["game"])
     labels = [seat.label() for seat in game.seats.order_by("number")[1:]]
     assert all(re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+ \(Computer\)", label) for label in labels)
+
+
+def test_a_seat_is_away_only_once_its_person_has_left_the_table_not_while_arriving():
+    host, friend = APIClient(), APIClient()
+    code = make_room(host, engine="drafting_trios")["code"]
+    post(friend, f"/api/rooms/{code}/join")
+    ready_all(code, [friend])
+    game_id = post(host, f"/api/rooms/{code}/start")["game"]
+    seats = host.get(f"/api/games/{game_id}/").json()["seats"]
+    assert [s["away"] for s in seats] == [False, False]  # nobody's page has connected yet
+    services.mark_connected(game_id=game_id, seat=1)
+    services.mark_disconnected(game_id=game_id, seat=1)
+    draft = host.get(f"/api/games/{game_id}/").json()["legal"][0]
+    moved = host.post(f"/api/games/{game_id}/actions", {"action": draft}, format="json")
+    assert moved.status_code == 200, moved.content
+    seats = host.get(f"/api/games/{game_id}/").json()["seats"]
+    assert [s["away"] for s in seats] == [False, True]

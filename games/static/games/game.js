@@ -358,7 +358,7 @@ class Game {
         const item = el("li", { class: `clock${mine ? " mine" : ""}`, "data-seat": seat.number });
         const who = el("span", { class: "clock-name" }, seatName(payload, seat.number));
         if (seat.role) who.append(" ", el("span", { class: "badge" }, seat.role));
-        if (!seat.connected && seat.kind === "human" && seat.claimed && payload.status === "running") {
+        if (seat.away && seat.claimed && payload.status === "running") {
           who.append(" ", el("span", { class: "badge warn" }, _("away")));
         }
         item.append(who);
