@@ -84,6 +84,14 @@ def _choices(selected: str) -> dict[str, Any]:
     }
 
 
+def _back_to_play(request: HttpRequest) -> HttpResponse:
+    """Back to /play/ after a refusal, with the game the form was for still first."""
+    game = request.POST.get("game", "")
+    if game in choices.GAMES:
+        return redirect(f"{reverse('play')}?game={game}")
+    return redirect("play")
+
+
 def _options(request: HttpRequest) -> dict[str, Any]:
     """A /play/ form's choices, as the rooms services take them."""
     names = ("mode", "match", "turn_seconds", "format", "target", "computers")
@@ -101,7 +109,7 @@ def play(request: HttpRequest) -> HttpResponse:
             )
         except UserError as error:
             messages.error(request, sentence(error.message))
-            return redirect("play")
+            return _back_to_play(request)
         return redirect("room-page", code=room.code)
     typed = request.GET.get("code", "")
     if typed:
@@ -134,7 +142,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         )
     except UserError as error:
         messages.error(request, sentence(error.message))
-        return redirect("play")
+        return _back_to_play(request)
     return redirect("game-page", game_id=room.game_id)
 
 

@@ -153,6 +153,7 @@ def test_play_puts_the_chosen_game_first_and_each_form_makes_its_room():
     lobby = host.get(f"/r/{room.code}").content.decode()
     assert "DropMix Clash" in lobby and "1 against 2" in lobby and "Join side B" in lobby
     refused = host.post("/play/", {"game": "dropmix", "target": "30"}, follow=True)
+    assert refused.redirect_chain[-1][0] == "/play/?game=dropmix"
     assert "Target must be 15 or 21." in refused.content.decode()
 
 
