@@ -107,6 +107,10 @@ class GameSession(models.Model):
         return bytes.fromhex(self.effective_seed or self.seed)
 
 
+# How a computer seat is labelled after its name; one pair of brackets, not "(Computer (…))".
+SEAT_KIND_SUFFIX = {"computer": "Computer", "substitute": "Computer, substitute"}
+
+
 class Seat(models.Model):
     class Kind(models.TextChoices):
         HUMAN = "human", "Person"
@@ -151,7 +155,7 @@ class Seat(models.Model):
     def label(self) -> str:
         """How the seat is shown: computers are always labelled as such."""
         name = self.display_name or f"Seat {self.number + 1}"
-        return f"{name} ({self.get_kind_display()})" if self.is_computer else name
+        return f"{name} ({SEAT_KIND_SUFFIX[self.kind]})" if self.is_computer else name
 
     def token_matches(self, token: str) -> bool:
         return bool(self.token_sha256) and hash_token(token) == self.token_sha256

@@ -73,6 +73,11 @@ def _shared(game: GameSession, seats: list[Seat], moment: float) -> dict[str, An
                 "role": s.role,
                 "claimed": s.is_claimed,
                 "connected": s.connected or s.is_computer,
+                # Away: a person whose last connection closed; not one still arriving at the
+                # table, who has never connected yet.
+                "away": s.kind == Seat.Kind.HUMAN
+                and not s.connected
+                and s.disconnected_at is not None,
                 "client_seed": s.client_seed,  # public: it steers nothing without the seed
             }
             for s in seats

@@ -8,7 +8,7 @@ from django.contrib import admin
 from games.models import Room, RoomMember, RoomRound
 from hosting.core.safe_admin import ReadOnly, ReadOnlyInline
 
-MEMBER_FIELDS = ("name", "user", "is_host", "ready", "joined")  # no guest identity
+MEMBER_FIELDS = ("name", "user", "is_host", "ready", "side", "joined")  # no guest identity
 
 
 class RoomMemberInline(ReadOnlyInline):
@@ -23,12 +23,14 @@ class RoomRoundInline(ReadOnlyInline):
 
 @admin.register(Room)
 class RoomAdmin(ReadOnly):
-    list_display = ("code", "kind", "status", "mode", "match", "created", "last_activity")
-    list_filter = ("kind", "status", "mode")
+    list_display = ("code", "engine", "kind", "status", "created", "last_activity")
+    list_filter = ("engine", "kind", "status", "mode")
     fields = (
         "code",
+        "engine",
         "kind",
         "status",
+        "options",
         "mode",
         "match",
         "turn_seconds",

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from games.engines.color_clash import config as clash_config
 from games.models import Room
+from games.rooms import choices
 from games.rooms import services as rooms
 from hosting.core.bearer import enforce_csrf
 from hosting.core.errors import NotFound
@@ -38,16 +39,57 @@ class QuickLimit(Limit):
     scope = "quick"
 
 
+TURN_SECONDS = {
+    choices.COLOR_CLASH: clash_config.TURN_SECONDS,
+    choices.DROPMIX: choices.DROPMIX_TURN_SECONDS,
+}
+
+
 class RoomInput(serializers.Serializer):
-    mode = serializers.ChoiceField(choices=clash_config.MODES, default="classic")
-    match = serializers.ChoiceField(choices=list(clash_config.MATCHES), required=False)
-    turn_seconds = serializers.ChoiceField(choices=clash_config.TURN_SECONDS, required=False)
+    engine = serializers.ChoiceField(
+        choices=list(choices.GAMES), default=choices.COLOR_CLASH, help_text="the game"
+    )
+    mode = serializers.ChoiceField(
+        choices=clash_config.MODES, default="classic", help_text="Color Clash"
+    )
+    match = serializers.ChoiceField(
+        choices=list(clash_config.MATCHES), required=False, help_text="Color Clash"
+    )
+    turn_seconds = serializers.IntegerField(
+        required=False,
+        help_text="Color Clash: 30, 45, 60 or 90; DropMix Clash: 15, 30 or 60",
+    )
+    format = serializers.ChoiceField(
+        choices=list(choices.DROPMIX_FORMATS), required=False, help_text="DropMix Clash"
+    )
+    target = serializers.ChoiceField(
+        choices=choices.DROPMIX_TARGETS, required=False, help_text="DropMix Clash"
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        allowed = TURN_SECONDS.get(attrs.get("engine", choices.COLOR_CLASH), ())
+        seconds = attrs.get("turn_seconds")
+        if seconds is not None and seconds not in allowed:
+            raise serializers.ValidationError(
+                {
+                    "turn_seconds": _("turn_seconds must be one of %(allowed)s for this game")
+                    % {"allowed": ", ".join(map(str, allowed)) or _("none (its own clocks)")}
+                }
+            )
+        return attrs
 
 
-class PracticeInput(serializers.Serializer):
-    computers = serializers.IntegerField(min_value=1, max_value=rooms.MAX_COMPUTERS, default=3)
-    mode = serializers.ChoiceField(choices=clash_config.MODES, default="classic")
-    turn_seconds = serializers.ChoiceField(choices=clash_config.TURN_SECONDS, required=False)
+class PracticeInput(RoomInput):
+    computers = serializers.IntegerField(
+        min_value=1,
+        max_value=rooms.MAX_COMPUTERS,
+        default=3,
+        help_text="Color Clash (Drafting Trios: one; DropMix Clash: as its format needs)",
+    )
+
+
+class SideInput(serializers.Serializer):
+    side = serializers.ChoiceField(choices=[0, 1], help_text="DropMix Clash: 0 or 1")
 
 
 class ReadyInput(serializers.Serializer):
@@ -63,6 +105,7 @@ class RoomMemberOut(serializers.Serializer):
     ready = serializers.BooleanField()
     host = serializers.BooleanField()
     you = serializers.BooleanField()
+    side = serializers.IntegerField(required=False, help_text="DropMix Clash: 0 or 1")
     id = serializers.IntegerField(required=False, help_text="the host's view only: to remove")
 
 
@@ -74,6 +117,8 @@ class RoomTotal(serializers.Serializer):
 
 class RoomOut(serializers.Serializer):
     code = serializers.CharField(help_text="six letters")
+    engine = serializers.ChoiceField(choices=list(choices.GAMES), help_text="the game")
+    options = json_object("options", "the game's own options (DropMix Clash: format, target)")
     kind = serializers.ChoiceField(choices=["private", "quick", "practice"])
     status = serializers.ChoiceField(choices=["open", "playing", "closed"])
     mode = serializers.CharField()
@@ -200,6 +245,20 @@ class RoomRemoveView(APIView):
         return _answer(request, room, person)
 
 
+@extend_schema_view(
+    post=operation(
+        RoomOut, request=SideInput, errors=THROTTLED, summary="Choose a side (DropMix Clash)"
+    )
+)
+class RoomSideView(APIView):
+    def post(self, request: Request, code: str) -> Response:
+        person = _writing(request)
+        room = room_by_code(request, code)
+        side = valid(SideInput, request.data)["side"]
+        rooms.room_side(code=room.code, person=person, side=side)
+        return _answer(request, room, person)
+
+
 @extend_schema_view(post=operation(RoomOut, errors=THROTTLED, summary="Leave the room"))
 class RoomLeaveView(APIView):
     def post(self, request: Request, code: str) -> Response:
@@ -224,7 +283,7 @@ class RoomStartView(APIView):
         request=PracticeInput,
         status=201,
         errors=THROTTLED,
-        summary="Practice against 1 to 5 computers",
+        summary="Practice against computers (Color Clash: 1 to 5)",
     )
 )
 class PracticeView(APIView):

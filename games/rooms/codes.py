@@ -41,6 +41,14 @@ def new_code() -> str:
             return code
 
 
+def refusal(text: str) -> str:
+    """Why what a person typed is no code: "length" or "letters" ("" when it is one)."""
+    code = "".join(text.split()).upper()
+    if len(code) != LENGTH:
+        return "length"
+    return "letters" if any(letter not in ALPHABET for letter in code) else ""
+
+
 def normalise(text: str) -> str | None:
     """What a person typed, as a code (case and spaces forgiven), or None if it cannot be one."""
     code = "".join(text.split()).upper()

@@ -1,5 +1,6 @@
-"""Casual Color Clash rooms: a private room joined by code, a Quick match table, or a practice
-table against computers; its members and the games ("rounds") played in it.
+"""Casual rooms of Color Clash, Drafting Trios and DropMix Clash: a private room joined by
+code, a Quick match table (Color Clash), or a practice table against computers; its members
+and the games ("rounds") played in it.
 
 A room outlives its games: each start makes a new hosted game (``games.services``), and the
 room keeps the list so it can show match totals between them. An expired room closes; its
@@ -24,12 +25,16 @@ class Room(models.Model):
         CLOSED = "closed", "Closed"  # expired or emptied: nobody joins again
 
     code = models.CharField(max_length=6, unique=True)
+    engine = models.CharField(max_length=20, default="color_clash", help_text="the game's key")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.PRIVATE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     mode = models.CharField(max_length=10, default="classic")
     match = models.CharField(max_length=20, default="to_500")
     turn_seconds = models.PositiveSmallIntegerField(default=30)
     computers = models.PositiveSmallIntegerField(default=0, help_text="Practice: 1 to 5")
+    options = models.JSONField(
+        default=dict, blank=True, help_text="the game's own choices (DropMix: format, target)"
+    )
     game = models.ForeignKey(
         "games.GameSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -56,6 +61,9 @@ class RoomMember(models.Model):
     name = models.CharField(max_length=80)
     is_host = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)
+    side = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="DropMix: the side chosen in the lobby (0 or 1)"
+    )
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,11 +1,13 @@
-"""The write paths of casual Color Clash rooms: private rooms by code, Quick match tables and
-practice against computers. Pages, the JSON API and the beat sweep all call these.
+"""The write paths of casual rooms: private rooms by code (Color Clash, Drafting Trios,
+DropMix Clash), Color Clash's Quick match tables and practice against computers. Pages, the
+JSON API and the beat sweep all call these.
 
-A room is a lobby around hosted games: members join, mark ready and the host starts, which
-creates a Color Clash game through ``games.services`` (one seat per member, guests seated with
-the game's invite like anyone else) and deals it. When that game ends the room is back in its
-lobby for another round, with the match totals of every game played in it. Nothing here shows
-a user's id or a guest's id: members are named by their room name only.
+A room is a lobby around hosted games: members join (DropMix: choose a side), mark ready and
+the host starts, which creates a game of the room's engine through ``games.services`` (one
+seat per member, guests seated with the game's invite like anyone else; ``choices`` says
+what each game offers and how its seats are ordered) and deals it. When that game ends the
+room is back in its lobby for another round, with the match totals of every game played in
+it. Nothing here shows a user's id or a guest's id: members are named by their room name only.
 """
 
 from __future__ import annotations
@@ -15,23 +17,20 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import invites, services
-from games.engines.base import ConfigError
-from games.engines.color_clash import config as clash_config
 from games.models import GameSession, Room, RoomMember, RoomRound, Seat
+from games.rooms import choices
 from games.rooms import codes as room_codes
 from hosting.core.errors import Conflict, Forbidden, NotFound, UserError
 from hosting.core.identity import Guest, animal_name
 
-ENGINE = "color_clash"
-MAX_PLAYERS = 6
-MAX_COMPUTERS = 5
-# A Classic room offers "to 500" first, Family night three rounds (the rules' resolution).
-ROOM_DEFAULT_MATCH = {"classic": "to_500", "family": "three_rounds"}
+MAX_PLAYERS = choices.CLASH_MAX_PLAYERS  # Quick match tables
+MAX_COMPUTERS = choices.CLASH_MAX_COMPUTERS
 # A member who stops polling the Quick match queue for this long is no longer waiting.
 QUEUE_SEEN_SECONDS = 15
 ACTIVITY_STEP_SECONDS = 60  # polls refresh a room's activity at most this often
@@ -65,32 +64,6 @@ class Person:
         return {"guest_id": self.guest.id, "name": self.guest.name}
 
 
-# -- settings ----------------------------------------------------------------------------------
-
-
-def room_settings(
-    mode: Any = "classic", match: Any = None, turn_seconds: Any = None, *, match_default: str = ""
-) -> dict[str, Any]:
-    """The engine's validated config for these choices, defaults filled in."""
-    mode = mode or "classic"
-    if mode not in clash_config.MODES:
-        raise UserError(_("mode must be 'classic' or 'family'"), code="invalid_config")
-    config: dict[str, Any] = {"mode": mode}
-    config["match"] = match or match_default or ROOM_DEFAULT_MATCH[mode]
-    if turn_seconds not in (None, ""):
-        try:
-            config["turn_seconds"] = int(turn_seconds)
-        except (TypeError, ValueError):
-            raise UserError(
-                _("turn_seconds must be 30, 45, 60 or 90"), code="invalid_config"
-            ) from None
-    try:
-        valid = clash_config.validate_config(config, 2)
-    except ConfigError as error:
-        raise UserError(str(error), code="invalid_config") from None
-    return {key: valid[key] for key in ("mode", "match", "turn_seconds")}
-
-
 def _new_room(**fields: Any) -> Room:
     """A room under a fresh code (drawn again on the rare clash with an existing one)."""
     for _attempt in range(10):
@@ -105,15 +78,15 @@ def _new_room(**fields: Any) -> Room:
 # -- private rooms -----------------------------------------------------------------------------
 
 
-def room_create(
-    *, person: Person, mode: Any = "classic", match: Any = None, turn_seconds: Any = None
-) -> Room:
-    """A private room with its host as first member."""
-    chosen = room_settings(mode, match, turn_seconds)
+def room_create(*, person: Person, engine: Any = None, **options: Any) -> Room:
+    """A private room of ``engine`` (Color Clash by default) with its host as first member;
+    ``options`` are the game's choices (``choices.room_fields``)."""
+    chosen = choices.room_fields(choices.engine_key(engine), options)
     fields = person.member_fields(anonymous=False)
     with transaction.atomic():
         room = _new_room(kind=Room.Kind.PRIVATE, **chosen)
-        RoomMember.objects.create(room=room, is_host=True, **fields)
+        side = 0 if room.engine == choices.DROPMIX else None
+        RoomMember.objects.create(room=room, is_host=True, side=side, **fields)
     return room
 
 
@@ -171,9 +144,47 @@ def room_join(*, code: str, person: Person) -> RoomMember:
         _sync(room)
         if room.status == Room.Status.PLAYING:
             raise Conflict(_("this room's game has already started; wait for the next round"))
-        if room.members.count() >= MAX_PLAYERS:
-            raise Conflict(_("this room is full: six players is the most"))
-        member = RoomMember.objects.create(room=room, **person.member_fields(anonymous=False))
+        members = list(room.members.all())
+        if len(members) >= choices.capacity(room):
+            raise Conflict(
+                _("this room is full: %(count)s players is the most")
+                % {"count": choices.capacity(room)}
+            )
+        member = RoomMember.objects.create(
+            room=room, side=_free_side(room, members), **person.member_fields(anonymous=False)
+        )
+        _touch(room)
+    return member
+
+
+def _free_side(room: Room, members: list[RoomMember]) -> int | None:
+    """DropMix: a newcomer takes the first side with a free place (the room has one)."""
+    if room.engine != choices.DROPMIX:
+        return None
+    sizes = choices.side_sizes(room)
+    return next(side for side in (0, 1) if sum(m.side == side for m in members) < sizes[side])
+
+
+def room_side(*, code: str, person: Person, side: Any) -> RoomMember:
+    """DropMix: a member moves to a side of the lobby, if it has a free place."""
+    with transaction.atomic():
+        room = _locked(code)
+        member = _member(room, person)
+        if room.engine != choices.DROPMIX:
+            raise UserError(_("only DropMix Clash rooms have sides"))
+        if side not in (0, 1, "0", "1"):
+            raise UserError(_("side must be 0 or 1"))
+        side = int(side)
+        _sync(room)
+        if room.status != Room.Status.OPEN:
+            raise Conflict(_("sides are chosen before the start"))
+        if member.side == side:
+            return member
+        taken = room.members.filter(side=side).exclude(pk=member.pk).count()
+        if taken >= choices.side_sizes(room)[side]:
+            raise Conflict(_("that side is full"))
+        member.side = side
+        member.save(update_fields=["side"])
         _touch(room)
     return member
 
@@ -206,6 +217,35 @@ def room_remove(*, code: str, person: Person, member_id: Any) -> None:
             raise UserError(_("the host cannot remove themself; leave the room instead"))
         target.delete()
         _touch(room)
+    Removed.mark(room, target)
+
+
+class Removed:
+    """Who the host removed from a room, kept for a while in the cache so that their page can
+    say so instead of offering to join as if nothing happened."""
+
+    SECONDS = 3600
+
+    @staticmethod
+    def key(room_id: int, who: str) -> str:
+        return f"rooms:removed:{room_id}:{who}"
+
+    @classmethod
+    def mark(cls, room: Room, member: RoomMember) -> None:
+        who = f"u{member.user_id}" if member.user_id else f"g{member.guest_id}"
+        cache.set(cls.key(room.pk, who), True, cls.SECONDS)
+
+    @classmethod
+    def seen(cls, room: Room, person: Person) -> bool:
+        if person.signed_in:
+            return bool(cache.get(cls.key(room.pk, f"u{person.user.pk}")))
+        if person.guest is not None:
+            return bool(cache.get(cls.key(room.pk, f"g{person.guest.id}")))
+        return False
+
+
+def was_removed(room: Room, person: Person) -> bool:
+    return Removed.seen(room, person)
 
 
 def room_leave(*, code: str, person: Person) -> None:
@@ -248,37 +288,52 @@ def room_start(*, code: str, person: Person) -> GameSession:
         if room.status != Room.Status.OPEN:
             raise Conflict(_("the game has already started"))
         members = list(room.members.all())
-        if room.kind == Room.Kind.PRACTICE:
-            pass  # the practice host plays alone against the computers
-        elif len(members) < 2:
-            raise Conflict(_("a game needs at least two players"))
-        elif not all(m.ready or m.is_host for m in members):
-            raise Conflict(_("not everyone is ready yet"))
+        if room.kind != Room.Kind.PRACTICE:  # the practice host plays alone with computers
+            refusal = choices.refusal_to_start(room, members)
+            if refusal:
+                raise Conflict(refusal)
+            if not all(m.ready or m.is_host for m in members):
+                raise Conflict(_("Not everyone is ready yet."))
         return _start(room, members)
+
+
+def _computer_name(members: list[RoomMember]) -> str:
+    taken = {m.name for m in members}
+    name = animal_name()
+    while name in taken:
+        name = animal_name()
+    return name
 
 
 def _start(room: Room, members: list[RoomMember]) -> GameSession:
     """Create and deal the room's next game (the caller holds the room's lock)."""
+    seated = choices.seating(room, members, room.computers)
     specs = [
-        services.SeatSpec(display_name=m.name, user=m.user if m.user_id else None) for m in members
+        # Computers get animal names like people's, always shown with "(Computer)".
+        services.SeatSpec(kind=Seat.Kind.COMPUTER, display_name=_computer_name(members))
+        if m is None
+        else services.SeatSpec(display_name=m.name, user=m.user if m.user_id else None)
+        for m in seated
     ]
-    specs += [services.SeatSpec(kind=Seat.Kind.COMPUTER)] * room.computers
     host = next((m.user for m in members if m.is_host and m.user_id), None)
+    config, time_control = choices.game_settings(room)
     game = services.game_create(
-        engine_key=ENGINE,
+        engine_key=room.engine,
         seats=specs,
-        config={"mode": room.mode, "match": room.match, "turn_seconds": room.turn_seconds},
+        config=config,
+        time_control=time_control,
         created_by=host,
         grace_seconds=settings.ROOM_GRACE_SECONDS,
     )
     invite = invites.invite_for(game)
-    for number, member in enumerate(members):
-        if not member.user_id:  # an account's seat is reserved for it; a guest takes theirs
+    for number, member in enumerate(seated):
+        if member is not None and not member.user_id:  # an account's seat is its own already
             guest = Guest(id=member.guest_id, name=member.name)
             services.seat_claim(game_id=game.pk, number=number, guest=guest, invite=invite)
-    seats = {str(n): {"member": m.pk, "name": m.name} for n, m in enumerate(members)}
-    for n in range(len(members), len(specs)):
-        seats[str(n)] = {"member": None, "name": ""}
+    seats = {
+        str(n): {"member": m.pk if m else None, "name": m.name if m else ""}
+        for n, m in enumerate(seated)
+    }
     number = room.rounds.count() + 1
     RoomRound.objects.create(room=room, game=game, number=number, seats=seats)
     # Each person's browser sends its part of the shuffle from the game page; computers none.
@@ -296,21 +351,18 @@ def _start(room: Room, members: list[RoomMember]) -> GameSession:
 # -- practice ----------------------------------------------------------------------------------
 
 
-def practice_start(
-    *, person: Person, computers: Any = 3, mode: Any = "classic", turn_seconds: Any = None
-) -> Room:
-    """A practice table, dealt at once: the person against 1 to 5 computer players."""
-    try:
-        count = int(computers)
-    except (TypeError, ValueError):
-        count = -1
-    if not 1 <= count <= MAX_COMPUTERS:
-        raise UserError(_("practice is against 1 to 5 computer players"), code="invalid_config")
-    chosen = room_settings(mode, None, turn_seconds, match_default="one_round")
+def practice_start(*, person: Person, engine: Any = None, **options: Any) -> Room:
+    """A practice table, dealt at once: the person against computer players (Color Clash: 1
+    to 5 as chosen; Drafting Trios: one; DropMix: as its format needs, the person's partner
+    in a 2v2 included)."""
+    key = choices.engine_key(engine)
+    count = choices.practice_computers(key, options)
+    chosen = choices.room_fields(key, options, match_default="one_round")
     fields = person.member_fields(anonymous=False)
     with transaction.atomic():
         room = _new_room(kind=Room.Kind.PRACTICE, computers=count, **chosen)
-        host = RoomMember.objects.create(room=room, is_host=True, **fields)
+        side = 0 if room.engine == choices.DROPMIX else None
+        host = RoomMember.objects.create(room=room, is_host=True, side=side, **fields)
         _start(room, [host])
     return room
 
@@ -369,14 +421,10 @@ class QueueSeen:
 
     @classmethod
     def mark(cls, member_id: int) -> None:
-        from django.core.cache import cache
-
         cache.set(cls.key(member_id), timezone.now().timestamp(), QUEUE_SEEN_SECONDS * 4)
 
     @classmethod
     def fresh(cls, member: RoomMember) -> bool:
-        from django.core.cache import cache
-
         seen = cache.get(cls.key(member.pk))
         if seen is None:  # never polled: as fresh as its entry into the queue
             seen = member.joined.timestamp()
@@ -454,6 +502,8 @@ def room_payload(room: Room, person: Person) -> dict[str, Any]:
     me = person.membership(room)
     body: dict[str, Any] = {
         "code": room.code,
+        "engine": room.engine,
+        "options": room.options,
         "kind": room.kind,
         "status": room.status,
         "mode": room.mode,
@@ -461,7 +511,7 @@ def room_payload(room: Room, person: Person) -> dict[str, Any]:
         "turn_seconds": room.turn_seconds,
         "computers": room.computers,
         "players": room.members.count(),
-        "max_players": MAX_PLAYERS,
+        "max_players": choices.capacity(room),
         "member": me is not None,
     }
     if me is None:
@@ -473,6 +523,7 @@ def room_payload(room: Room, person: Person) -> dict[str, Any]:
             "ready": m.ready,
             "host": m.is_host,
             "you": m.pk == me.pk,
+            **({"side": m.side} if room.engine == choices.DROPMIX else {}),
             **({"id": m.pk} if me.is_host and room.kind == Room.Kind.PRIVATE else {}),
         }
         for m in members

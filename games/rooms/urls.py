@@ -14,6 +14,7 @@ api_urls = [
     path("<code:code>/join", room_api.RoomJoinView.as_view(), name="room-join"),
     path("<code:code>/ready", room_api.RoomReadyView.as_view(), name="room-ready"),
     path("<code:code>/remove", room_api.RoomRemoveView.as_view(), name="room-remove"),
+    path("<code:code>/side", room_api.RoomSideView.as_view(), name="room-side"),
     path("<code:code>/leave", room_api.RoomLeaveView.as_view(), name="room-leave"),
     path("<code:code>/start", room_api.RoomStartView.as_view(), name="room-start"),
 ]

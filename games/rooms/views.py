@@ -1,6 +1,8 @@
-"""The casual pages: ``/play/`` (make a room, practise, Quick match) and ``/r/<code>`` (join,
-the lobby, then into the game). Forms post to the ``games.rooms.services`` services and come back;
-the lobby refreshes itself by polling its own fragment (``games/static/games/rooms.js``)."""
+"""The casual pages: ``/play/`` (the three games, each with its ways in: make a room, practise
+against the computer, Color Clash's Quick match; ``?game=<key>`` puts that game first) and
+``/r/<code>`` (join, the lobby, DropMix's sides, then into the game). Forms post to the
+``games.rooms.services`` services and come back; the lobby refreshes itself by polling its own
+fragment (``games/static/games/rooms.js``)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from rest_framework import exceptions
 
 from games.engines.color_clash import config as clash_config
 from games.models import GameSession, Room, Seat
+from games.rooms import choices
 from games.rooms import codes as room_codes
 from games.rooms import services as rooms
 from games.rooms.api import person_of, room_by_code
@@ -34,38 +37,99 @@ MATCHES = {
 }
 
 
-def _choices() -> dict[str, Any]:
+# What each game is, in one line, on /play/ and in its rooms.
+GAME_LINES = {
+    choices.COLOR_CLASH: gettext_lazy(
+        "Match a card by colour or by number and be first to empty your hand: 2 to 6 players."
+    ),
+    choices.DRAFTING_TRIOS: gettext_lazy(
+        "Draft cards in secret, then score trios in your categories: a duel of two."
+    ),
+    choices.DROPMIX: gettext_lazy(
+        "Drop music cards on the board to build the mix and score first: 1v1, 1v2 or 2v2."
+    ),
+}
+DROPMIX_FORMATS = {
+    "1v1": gettext_lazy("1 against 1"),
+    "1v2": gettext_lazy("1 against 2"),
+    "2v2": gettext_lazy("2 against 2"),
+}
+DROPMIX_PRACTICE = {
+    "1v1": gettext_lazy("You against 1 computer"),
+    "1v2": gettext_lazy("You against 2 computers"),
+    "2v2": gettext_lazy("You and a computer against 2 computers"),
+}
+
+
+def _choices(selected: str) -> dict[str, Any]:
+    order = sorted(choices.GAMES, key=lambda key: key != selected)
     return {
+        "games": [
+            {
+                "key": key,
+                "name": choices.GAMES[key],
+                "line": GAME_LINES[key],
+                "selected": key == selected,
+            }
+            for key in order
+        ],
         "modes": list(MODES.items()),
         "matches": list(MATCHES.items()),
         "turn_choices": clash_config.TURN_SECONDS,
         "computer_choices": range(1, rooms.MAX_COMPUTERS + 1),
+        "dropmix_formats": list(DROPMIX_FORMATS.items()),
+        "dropmix_practice": list(DROPMIX_PRACTICE.items()),
+        "dropmix_targets": choices.DROPMIX_TARGETS,
+        "dropmix_turns": choices.DROPMIX_TURN_SECONDS,
     }
+
+
+def _back_to_play(request: HttpRequest) -> HttpResponse:
+    """Back to /play/ after a refusal, with the game the form was for still first."""
+    game = request.POST.get("game", "")
+    if game in choices.GAMES:
+        return redirect(f"{reverse('play')}?game={game}")
+    return redirect("play")
+
+
+def _options(request: HttpRequest) -> dict[str, Any]:
+    """A /play/ form's choices, as the rooms services take them."""
+    names = ("mode", "match", "turn_seconds", "format", "target", "computers")
+    return {name: request.POST[name] for name in names if request.POST.get(name)}
 
 
 @ensure_csrf_cookie
 @limit_posts("room_create")
 def play(request: HttpRequest) -> HttpResponse:
-    """``/play/``: the three ways to play; posting makes a private room."""
+    """``/play/``: the three games and their ways in; posting makes a private room."""
     if request.method == "POST":
         try:
             room = rooms.room_create(
-                person=person_of(request),
-                mode=request.POST.get("mode", "classic"),
-                match=request.POST.get("match") or None,
-                turn_seconds=request.POST.get("turn_seconds") or None,
+                person=person_of(request), engine=request.POST.get("game"), **_options(request)
             )
         except UserError as error:
-            messages.error(request, error.message)
-            return redirect("play")
+            messages.error(request, sentence(error.message))
+            return _back_to_play(request)
         return redirect("room-page", code=room.code)
     typed = request.GET.get("code", "")
     if typed:
         code = room_codes.normalise(typed)
         if code is not None:
             return redirect("room-page", code=code)
-        messages.error(request, _("A room code is six letters, like KFXRTM."))
-    return render(request, "rooms/play.html", _choices())
+        if room_codes.refusal(typed) == "letters":
+            messages.error(
+                request,
+                _("Room codes use only these letters: %(letters)s. Check the code with the host.")
+                % {"letters": " ".join(room_codes.ALPHABET)},
+            )
+        else:
+            messages.error(request, _("A room code is six letters, like KFXRTM."))
+    selected = request.GET.get("game", "")
+    return render(
+        request,
+        "rooms/play.html",
+        _choices(selected if selected in choices.GAMES else choices.COLOR_CLASH),
+    )
 
 
 @require_POST
@@ -74,14 +138,11 @@ def practice(request: HttpRequest) -> HttpResponse:
     """Start a practice game against computers and go to its table."""
     try:
         room = rooms.practice_start(
-            person=person_of(request),
-            computers=request.POST.get("computers", 3),
-            mode=request.POST.get("mode", "classic"),
-            turn_seconds=request.POST.get("turn_seconds") or None,
+            person=person_of(request), engine=request.POST.get("game"), **_options(request)
         )
     except UserError as error:
-        messages.error(request, error.message)
-        return redirect("play")
+        messages.error(request, sentence(error.message))
+        return _back_to_play(request)
     return redirect("game-page", game_id=room.game_id)
 
 
@@ -95,6 +156,23 @@ def quick(request: HttpRequest) -> HttpResponse:
             return redirect("game-page", game_id=room.game_id)
         return redirect("room-page", code=room.code)
     return render(request, "rooms/quick.html", {})
+
+
+def _settings_line(room: Room) -> str:
+    """The room's choices in one line, as its lobby and join page show them."""
+    if room.engine == choices.DROPMIX:
+        return _("%(format)s · to %(target)s points · %(seconds)s s turns") % {
+            "format": DROPMIX_FORMATS.get(room.options.get("format"), ""),
+            "target": room.options.get("target"),
+            "seconds": room.turn_seconds,
+        }
+    if room.engine == choices.DRAFTING_TRIOS:
+        return _("A Death Match of two: 60 s a drafting step, 90 s a playing phase")
+    return _("%(mode)s · %(match)s · %(seconds)s s turns") % {
+        "mode": MODES.get(room.mode, room.mode),
+        "match": MATCHES.get(room.match, room.match),
+        "seconds": room.turn_seconds,
+    }
 
 
 def _lookup(request: HttpRequest, code: str) -> Room | HttpResponse:
@@ -118,11 +196,28 @@ def _context(request: HttpRequest, room: Room, person: rooms.Person) -> dict[str
     payload = rooms.room_payload(room, person)
     link = request.build_absolute_uri(reverse("room-page", args=[room.code]))
     playing = room.status == Room.Status.PLAYING and room.game is not None
+    members = payload.get("members", [])
+    sides = []
+    if room.engine == choices.DROPMIX:
+        sizes = choices.side_sizes(room)
+        sides = [
+            {
+                "number": side,
+                "size": sizes[side],
+                "members": [m for m in members if m.get("side") == side],
+                "mine": any(m["you"] and m.get("side") == side for m in members),
+            }
+            for side in (0, 1)
+        ]
+        for side in sides:
+            side["free"] = side["size"] - len(side["members"])
+            side["free_places"] = range(side["free"])
     return {
         "room": room,
         "room_data": payload,
-        "mode_name": MODES.get(room.mode, room.mode),
-        "match_name": MATCHES.get(room.match, room.match),
+        "game_name": choices.GAMES.get(room.engine, room.engine),
+        "settings_line": _settings_line(room),
+        "sides": sides,
         "share_url": link,
         # The link as a QR code, drawn by the server: no script, no third party.
         "qr_svg": segno.make(link, error="m").svg_inline(scale=5, title=_("QR code of the link"))
@@ -147,15 +242,18 @@ def room_page(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("game-page", game_id=room.game_id)  # back to the same seat
     context = _context(request, room, person)
     status = 200
+    if member is None and rooms.was_removed(room, person):
+        context["removed"] = True
     if member is None:
-        full = room.members.count() >= rooms.MAX_PLAYERS
+        full = room.members.count() >= choices.capacity(room)
         closed = room.kind != Room.Kind.PRIVATE
         context["refusal"] = (
             _("This table is not open to others.")
             if closed
             else _("This room's game has already started; wait for the next round.")
             if room.status == Room.Status.PLAYING
-            else _("This room is full: six players is the most.")
+            else _("This room is full: %(count)s players is the most.")
+            % {"count": choices.capacity(room)}
             if full
             else ""
         )
@@ -195,12 +293,12 @@ def room_presence(request: HttpRequest, code: str) -> HttpResponse:
     return JsonResponse({"game": found.game_id, "reconnecting": away})
 
 
-STEPS = {"join", "ready", "unready", "remove", "leave", "start"}
+STEPS = {"join", "ready", "unready", "remove", "leave", "start", "side"}
 
 
 @require_POST
 def room_step(request: HttpRequest, code: str, step: str) -> HttpResponse:
-    """One lobby form: join, ready, unready, remove a player, leave, start."""
+    """One lobby form: join, ready, unready, remove a player, choose a side, leave, start."""
     if step not in STEPS:
         return render(request, "rooms/missing.html", {"code": code}, status=404)
     if step == "join":
@@ -214,15 +312,25 @@ def room_step(request: HttpRequest, code: str, step: str) -> HttpResponse:
             rooms.room_ready(code=found.code, person=person, ready=step == "ready")
         elif step == "remove":
             rooms.room_remove(code=found.code, person=person, member_id=request.POST.get("member"))
+        elif step == "side":
+            rooms.room_side(code=found.code, person=person, side=request.POST.get("side"))
         elif step == "leave":
             rooms.room_leave(code=found.code, person=person)
+            messages.success(request, _("You left room %(code)s.") % {"code": found.code})
             return redirect("play")
         else:
             game = rooms.room_start(code=found.code, person=person)
             return redirect("game-page", game_id=game.pk)
     except UserError as error:
-        messages.error(request, error.message)
+        messages.error(request, sentence(error.message))
     return redirect("room-page", code=found.code)
+
+
+def sentence(text: str) -> str:
+    """A service's refusal shown on a page: a sentence, capitalised, with its full stop."""
+    text = str(text)
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 @limit_posts("room_join")
@@ -233,5 +341,5 @@ def _join(request: HttpRequest, code: str) -> HttpResponse:
     try:
         rooms.room_join(code=found.code, person=person_of(request))
     except UserError as error:
-        messages.error(request, error.message)
+        messages.error(request, sentence(error.message))
     return redirect("room-page", code=found.code)

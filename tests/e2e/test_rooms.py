@@ -137,6 +137,7 @@ def test_a_private_room_by_code_link_and_qr_plays_a_round_with_a_return_and_a_su
     host = new_context().new_page()
     host.goto(f"{live_url}/play/")
     assert serious_violations(host) == []
+    host.locator("#play-color_clash summary").first.click()  # the room options
     host.locator("#match").select_option("one_round")
     host.locator("#create-room").click()
     host.wait_for_url(f"{live_url}/r/*")
@@ -213,7 +214,10 @@ def test_a_private_room_by_code_link_and_qr_plays_a_round_with_a_return_and_a_su
     pages[leaver].locator("#leave-game").click()
     pages[leaver].wait_for_url(f"{live_url}/play/")
     seat_name = host.locator(f'#clocks li[data-seat="{leaver}"]')
-    expect(seat_name).to_contain_text("Computer (substitute)")
+    expect(seat_name).to_contain_text("Computer, substitute")
+    expect(pages[leaver].locator(".messages")).to_contain_text(f"You left room {code}.")
+    substituted = host.locator("#log li", has_text="is now played by a computer substitute")
+    expect(substituted).to_have_count(1)  # said once, by the game's own log
     expect(away).to_have_count(0)  # the one who came back is back
     assert Seat.objects.get(game_id=game_id, number=leaver).kind == Seat.Kind.SUBSTITUTE
 
@@ -240,6 +244,7 @@ def test_practice_against_five_computers_runs_to_the_end(live_url, new_context, 
     settings.BOT_DELAY_SECONDS = (0.05, 0.15)  # the worker runs in this process
     page = new_context().new_page()
     page.goto(f"{live_url}/play/")
+    page.locator("#play-color_clash summary").nth(1).click()  # the practice options
     page.locator("#computers").select_option("5")
     page.locator("#start-practice").click()
     page.wait_for_url(f"{live_url}/games/*/")

@@ -197,7 +197,7 @@ def test_leaving_a_game_hands_the_seat_to_a_substitute_and_another_round_follows
     game_id = host.post(f"/api/rooms/{code}/start").json()["game"]
     assert other.post(f"/api/rooms/{code}/leave").status_code == 200
     seat = Seat.objects.get(game_id=game_id, number=1)
-    assert seat.kind == Seat.Kind.SUBSTITUTE and seat.label().endswith("(Computer (substitute))")
+    assert seat.kind == Seat.Kind.SUBSTITUTE and seat.label().endswith("(Computer, substitute)")
     assert 1 in GameSession.objects.get(pk=game_id).state["substitutes"]
     services.game_void(game_id=game_id, reason="test: end the round")
     lobby = host.get(f"/api/rooms/{code}/").json()

@@ -41,7 +41,7 @@ def test_a_seat_away_past_the_grace_is_taken_by_a_labelled_substitute(game_id):
     assert services.substitute_if_still_away(game_id=game_id, seat=0, since=since) is True
     substitute = seat(game_id, 0)
     assert substitute.kind == Seat.Kind.SUBSTITUTE and substitute.bot == "lowest"
-    assert substitute.label().endswith("(Computer (substitute))")
+    assert substitute.label().endswith("(Computer, substitute)")
     assert GameSession.objects.get(pk=game_id).state["hands"][0] == hand
     assert services.bot_act(game_id=game_id, seat=0, version=0) is True  # it plays on
 

@@ -18,7 +18,16 @@ from games.engines.base import (
     Window,
     public_events,
 )
-from games.engines.drafting_trios import actions, bots, config, ending, rounds, table, views
+from games.engines.drafting_trios import (
+    actions,
+    bots,
+    computer,
+    config,
+    ending,
+    rounds,
+    table,
+    views,
+)
 
 PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
     # who has chosen, never what: picks stay secret until both chose (the view reveals them)
@@ -51,7 +60,12 @@ class DraftingTrios:
         "increment": 0,
         "policy": "lose",
     }
-    bots = {"random": bots.random_bot, "greedy": bots.greedy_bot}
+    # The first that is not "random" is what a computer seat plays (``default_bot``).
+    bots = {
+        "computer": computer.computer,
+        "greedy": bots.greedy_bot,
+        "random": bots.random_bot,
+    }
 
     def validate_config(self, config_: dict[str, Any], seats: int) -> dict[str, Any]:
         return config.validate_config(config_, seats)

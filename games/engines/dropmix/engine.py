@@ -26,7 +26,7 @@ from games.engines.base import (
     public_events,
     refuse_unknown_fields,
 )
-from games.engines.dropmix import board, bots, cards, turns, views
+from games.engines.dropmix import board, bots, cards, computer, turns, views
 from games.engines.dropmix.catalogue import (
     Catalogue,
     CatalogueError,
@@ -97,7 +97,9 @@ class DropMixClash:
     }
 
     def __init__(self) -> None:
+        # The first that is not "random" is what a computer seat plays (``default_bot``).
         self.bots: dict[str, Bot] = {
+            "computer": partial(computer.computer, self),
             "greedy": partial(bots.greedy, self),
             "random": partial(bots.random_play, self),
         }

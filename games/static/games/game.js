@@ -25,7 +25,7 @@ const LOW_TIME_SECONDS = 10;
 // The tab's title as the page came; a seated player's own turn marks it, so another tab shows it.
 const PAGE_TITLE = document.title;
 const SEAT_KEYS = new Set(["seat", "target", "dealer", "winner"]);
-const KIND_SUFFIX = { computer: " (Computer)", substitute: " (Computer (substitute))" };
+const KIND_SUFFIX = { computer: " (Computer)", substitute: " (Computer, substitute)" };
 
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -82,7 +82,7 @@ export function seatName(payload, number) {
   const suffix = KIND_SUFFIX[seat.kind];
   if (suffix && name.endsWith(suffix)) name = name.slice(0, -suffix.length);
   if (seat.kind === "computer") return fmt(_("%(name)s (Computer)"), { name });
-  if (seat.kind === "substitute") return fmt(_("%(name)s (Computer (substitute))"), { name });
+  if (seat.kind === "substitute") return fmt(_("%(name)s (Computer, substitute)"), { name });
   return name;
 }
 
@@ -362,7 +362,7 @@ class Game {
         const item = el("li", { class: `clock${mine ? " mine" : ""}`, "data-seat": seat.number });
         const who = el("span", { class: "clock-name" }, seatName(payload, seat.number));
         if (seat.role) who.append(" ", el("span", { class: "badge" }, seat.role));
-        if (!seat.connected && seat.kind === "human" && seat.claimed && payload.status === "running") {
+        if (seat.away && seat.claimed && payload.status === "running") {
           who.append(" ", el("span", { class: "badge warn" }, _("away")));
         }
         item.append(who);
@@ -502,7 +502,10 @@ class Game {
     if (previous.status === "waiting" && payload.status === "running") lines.push(_("The game has started."));
     for (const seat of payload.seats) {
       const before = previous.seats.find((s) => s.number === seat.number);
-      if (before && before.kind === "human" && seat.kind === "substitute") {
+      // Said here only when the engine logged nothing of it (no new version): Color Clash's
+      // own log line says it otherwise, and the line would read twice.
+      const unlogged = payload.version === previous.version;
+      if (before && before.kind === "human" && seat.kind === "substitute" && unlogged) {
         lines.push(fmt(_("%(name)s is now played by a computer substitute."), { name: seatName(payload, seat.number) }));
       }
     }

@@ -34,4 +34,26 @@ async function loop() {
   window.setTimeout(loop, POLL_MS);
 }
 
+// "Copy link": the share link to the clipboard (the button shows only where the browser can).
+// Delegated from the root, since each poll may swap the lobby (and its button) for a new one.
+if (root && navigator.clipboard) {
+  const reveal = () => {
+    const button = document.getElementById("copy-link");
+    if (button) button.hidden = false;
+  };
+  reveal();
+  new MutationObserver(reveal).observe(root, { childList: true, subtree: true });
+  root.addEventListener("click", async (event) => {
+    const button = event.target.closest("#copy-link");
+    if (!button) return;
+    const status = document.getElementById("copy-status");
+    try {
+      await navigator.clipboard.writeText(document.getElementById("share-url").value);
+      status.textContent = button.dataset.copied;
+    } catch {
+      status.textContent = button.dataset.failed;
+    }
+  });
+}
+
 if (root) window.setTimeout(loop, POLL_MS);
