@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_seed_window_sweep_index'),
+        ('games', '0008_challenges'),
     ]
 
     operations = [
