@@ -45,7 +45,7 @@ def test_a_guest_reaches_a_seat_in_a_color_clash_room_in_two_clicks(live_url, ne
     errors = console_errors(page)
     page.goto(f"{live_url}/")
     page.get_by_role("link", name="Play Color Clash").click()  # 1
-    page.get_by_role("button", name="Create a room").click()  # 2
+    page.get_by_role("button", name="Create a room").first.click()  # 2: the chosen game comes first
     page.wait_for_url(re.compile(r"/r/[A-Z]{6}$"))
     expect(page.locator("#room-code")).to_be_visible()
     expect(page.locator("#members li")).to_have_count(1)  # the guest holds the room's first seat

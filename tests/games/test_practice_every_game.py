@@ -19,6 +19,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SKIPPED = {"retract", "catch"}  # the person never takes back a move nor catches
 
 
+@pytest.fixture(autouse=True)
+def _deal_at_once(settings):
+    """These tests are about the rooms themselves: their games deal at the start, without
+    waiting for browsers' seeds (the seed window is tests/games/test_casual_seeds.py's)."""
+    settings.CASUAL_SEED_WINDOW_SECONDS = 0
+
+
 def play_to_the_end(client: APIClient, game_id: int, clock, rng: random.Random) -> GameSession:
     started = time.monotonic()
     quiet_since = time.monotonic()

@@ -17,6 +17,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
+def _deal_at_once(settings):
+    """These tests are about the rooms themselves: their games deal at the start, without
+    waiting for browsers' seeds (the seed window is tests/games/test_casual_seeds.py's)."""
+    settings.CASUAL_SEED_WINDOW_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fresh_counters():
     cache.clear()
     yield
