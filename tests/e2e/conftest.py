@@ -198,7 +198,8 @@ def csp_violations() -> Iterator[CspViolations]:
     reports.addHandler(handler)
     yield found
     reports.removeHandler(handler)
-    assert list(found) == [], "the Content-Security-Policy refused part of a page"
+    refused = "\n".join(found)
+    assert not found, f"the Content-Security-Policy refused part of a page:\n{refused}"
 
 
 @pytest.fixture
