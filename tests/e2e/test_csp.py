@@ -103,11 +103,13 @@ def test_the_witnesses_see_an_inline_style_an_inline_script_and_a_refused_frame(
         framed.goto(site)
         framed.wait_for_timeout(300)
         assert framed.frame_locator("iframe").locator("main").count() == 0  # refused
+    # Playwright hands its events over only while it is called: wait through it.
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and not any(
         v.startswith("/csp-report") for v in csp_violations
     ):
-        time.sleep(0.1)
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(500)
     seen = "\n".join(csp_violations)
     assert "style-src-attr" in seen and "script-src-elem" in seen and "frame-ancestors" in seen
     assert "console:" in seen and "/csp-report:" in seen
@@ -242,5 +244,5 @@ def test_every_page_kind_runs_under_the_policy(
         visit(root, f"{live_url}{path}", "#content h1", seen)
     visit(root, f"{live_url}/admin/tournaments/tournament/{knockout.pk}/change/", "form", seen)
 
-    time.sleep(1)  # reports the browser is still sending reach /csp-report
+    root.wait_for_timeout(1000)  # events and reports still under way arrive
     assert list(csp_violations) == []
