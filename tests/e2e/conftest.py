@@ -195,9 +195,13 @@ def csp_violations() -> Iterator[CspViolations]:
     found = CspViolations()
     handler = _ReportLog(found)
     reports = logging.getLogger("hosting.csp_reports")  # the live server runs in this process
+    # Its own level: other tests quieten their parents (``hosting``) below WARNING.
+    level = reports.level
+    reports.setLevel(logging.WARNING)
     reports.addHandler(handler)
     yield found
     reports.removeHandler(handler)
+    reports.setLevel(level)
     refused = "\n".join(found)
     assert not found, f"the Content-Security-Policy refused part of a page:\n{refused}"
 
