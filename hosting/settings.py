@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc, served from our own static files
+    "csp",
     "hosting",
     "games",
     "tournaments",
@@ -77,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "hosting.core.unavailable.DatabaseUnavailableMiddleware",
 ]
 
@@ -269,6 +272,9 @@ THROTTLE_RATES = {
     # Challenges to a named player (games.challenges): far above anyone's real use.
     "challenge.client": "60/m",
     "challenge.account": "20/m",
+    # Content-Security-Policy violation reports (hosting.csp_reports): a broken page sends a
+    # few per load; more is a flood of the logs.
+    "csp_report.client": "60/m",
 } | dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", []))
 
 # Open live streams (SSE) per client address and per browser session or personal token
@@ -365,6 +371,28 @@ WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", not PRODUCTION)
 # A webhook URL on these hosts under /api/webhooks/ is a Discord channel's: it is sent a
 # readable message instead of the event's JSON.
 WEBHOOK_DISCORD_HOSTS = ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")
+
+# Content-Security-Policy (django-csp) on every answer: scripts, styles and everything else from
+# our own origin only; no inline script or style and no eval anywhere (pages load ES modules and
+# stylesheets, data travels in JSON script blocks and data- attributes). Views widen it with
+# django-csp's decorators where they must: the embed page may be framed by any site and the
+# API docs' Swagger UI draws icons from data: URIs. Browsers report violations to /csp-report
+# (hosting.csp_reports), which logs them. docs/operations.md says more.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "report-uri": ["/csp-report"],
+    }
+}
 
 LOGGING = {
     "version": 1,

@@ -2,12 +2,12 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from games.challenges import urls as challenge_urls
 from games.rooms import urls as room_urls
 from games.urls import api_urls, live_urls, page_urls
-from hosting import api, health
+from hosting import api, api_docs, csp_reports, health
 from hosting.accounts import api as token_api
 from hosting.accounts import token_pages
 from hosting.accounts import views as accounts
@@ -31,9 +31,10 @@ urlpatterns = [
         name="javascript-catalog",
     ),
     path("healthz", health.healthz, name="healthz"),
+    path("csp-report", csp_reports.csp_report, name="csp-report"),
     path("api/ping", api.PingView.as_view(), name="api-ping"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", api_docs.api_docs, name="api-docs"),
     path("accounts/signup/", limit_posts("signup")(accounts.SignUpView.as_view()), name="signup"),
     path(
         "accounts/login/",

@@ -12,7 +12,10 @@ its ``link`` says how its connector runs to the match it feeds:
 
 This holds by construction for every bracket of ``tournaments.formats``: byes are real
 (closed) matches of the first round, so every round has half or as many matches as the round
-before. The third-place match and the grand final are drawn apart from the tree.
+before. The third-place match and the grand final are drawn apart from the tree. So the cells
+of a column all span as many rows and fill the section's rows: the stylesheet draws exactly
+this by sharing each column's height equally among its cells (no per-cell style, which the
+Content-Security-Policy would refuse).
 """
 
 from __future__ import annotations

@@ -9,9 +9,14 @@ Fixtures for every browser test (the tournament pages' too):
 - ``live_url``: the base URL of the running service (worker and beat included).
 - ``browser``: one Chromium for all the browser tests.
 - ``new_context(locale="en", **options)``: a fresh browser context (its own cookies, so its
-  own guest or user), closed after the test, which then fails if a page script threw. Each
-  records every Server-Sent Event message its pages receive in ``window.__sse`` (see
-  ``sse_messages``).
+  own guest or user), closed after the test, which then fails if a page script threw or the
+  Content-Security-Policy refused anything (``csp_violations``). Each records every
+  Server-Sent Event message its pages receive in ``window.__sse`` (see ``sse_messages``).
+- ``csp_violations``: every Content-Security-Policy violation of the test's contexts, as
+  "directive blocked-uri at source:line on page", from three witnesses: a
+  ``securitypolicyviolation`` listener in every frame, the browser's console, and the
+  reports the live service's ``/csp-report`` logged. A test fails at teardown when any was
+  seen. A context made with ``bypass_csp=True`` (a test harness page, not ours) reports none.
 - ``sign_in(context, live_url, user)``: the context's session cookie for a Django user.
 - ``screenshot(page, name)``: ``var/screenshots/<name>-390x844.png`` and ``-1280x900.png``.
 - ``dropping_proxy``: ``.url`` reaches the live server through a proxy whose ``.drop(s)``
@@ -21,6 +26,7 @@ Fixtures for every browser test (the tournament pages' too):
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -62,6 +68,20 @@ RECORD_SSE = """
   window.EventSource = Recorded;
 })();
 """
+
+
+# Tells the test of every CSP violation in every frame, as the browser dispatches it (test-only;
+# init scripts and bindings run outside the page's policy).
+RECORD_CSP = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolation(
+    `${event.effectiveDirective} ${event.blockedURI || "inline"} at ` +
+    `${event.sourceFile || "?"}:${event.lineNumber} on ${event.documentURI}` +
+    (event.sample ? ` (${event.sample})` : "")
+  );
+});
+"""
+CSP_CONSOLE = ("Content Security Policy", "Content-Security-Policy")
 
 
 def _missing() -> str | None:
@@ -144,8 +164,50 @@ def live_url(asgi_server: str, redis_url: str, celery_queue: str, postgres_only)
         ticker.join(5)
 
 
+class CspViolations(list):
+    """What ``csp_violations`` collects; ``watch(context)`` wires a browser context to it."""
+
+    def watch(self, context) -> None:
+        context.expose_function("__cspViolation", self._violation)
+        context.add_init_script(RECORD_CSP)
+        context.on("console", self._console)
+
+    def _violation(self, text: str) -> None:
+        self.append(text)
+
+    def _console(self, message) -> None:
+        if any(marker in message.text for marker in CSP_CONSOLE):
+            self.append(f"console: {message.text}")
+
+
+class _ReportLog(logging.Handler):
+    def __init__(self, into: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(f"/csp-report: {record.getMessage()}")
+
+
 @pytest.fixture
-def new_context(browser) -> Iterator[Callable[..., object]]:
+def csp_violations() -> Iterator[CspViolations]:
+    """Every CSP violation the test's browser contexts met; the test fails if there was one."""
+    found = CspViolations()
+    handler = _ReportLog(found)
+    reports = logging.getLogger("hosting.csp_reports")  # the live server runs in this process
+    # Its own level: other tests quieten their parents (``hosting``) below WARNING.
+    level = reports.level
+    reports.setLevel(logging.WARNING)
+    reports.addHandler(handler)
+    yield found
+    reports.removeHandler(handler)
+    reports.setLevel(level)
+    refused = "\n".join(found)
+    assert not found, f"the Content-Security-Policy refused part of a page:\n{refused}"
+
+
+@pytest.fixture
+def new_context(browser, csp_violations: CspViolations) -> Iterator[Callable[..., object]]:
     contexts = []
     script_errors: list[str] = []
 
@@ -154,6 +216,8 @@ def new_context(browser) -> Iterator[Callable[..., object]]:
         context = browser.new_context(locale=locale, **options)
         context.set_default_timeout(10_000)
         context.add_init_script(RECORD_SSE)
+        if not options.get("bypass_csp"):
+            csp_violations.watch(context)
         context.on("weberror", lambda error: script_errors.append(str(error.error)))
         contexts.append(context)
         return context

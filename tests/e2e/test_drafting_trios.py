@@ -163,7 +163,9 @@ def test_a_death_match_played_to_the_end_by_clicking(
     screenshot(spectator, "game-lobby")
     spectator.get_by_role("button", name="Start the game").click()
     for page in (*players, spectator):
-        page.wait_for_function("document.querySelector('#game').dataset.status === 'running'")
+        # A function, not an expression: Playwright evaluates an expression with eval, which
+        # the page's Content-Security-Policy refuses.
+        page.wait_for_function("() => document.querySelector('#game').dataset.status === 'running'")
     ec, dmo = players
     assert ec.locator('[data-zone="pile"] button').count() == 10
     check_dom(ec, 0)

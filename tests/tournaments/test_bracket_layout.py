@@ -85,6 +85,13 @@ def test_every_generated_double_elimination_bracket_connects_each_column(size):
         if columns:
             assert all(cell.link == "" for cell in columns[-1].cells)
             assert section.rows == len(columns[0].cells)
+        # What the stylesheet draws from: a column's cells share its height equally.
+        for column in columns:
+            span = column.cells[0].span
+            assert [(c.row, c.span) for c in column.cells] == [
+                (1 + i * span, span) for i in range(len(column.cells))
+            ]
+            assert span * len(column.cells) == section.rows
 
 
 def test_a_round_of_an_unexpected_size_is_stacked_without_connectors():

@@ -294,16 +294,14 @@ def match_box(context: template.Context, match: dict[str, Any]) -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def bracket_cells(context: template.Context, column: Any, fed: int = 0) -> SafeString:
-    """A bracket column's cells, each placed on its grid rows with its connector classes
-    (``tournaments.bracket_layout``); ``fed`` is the column's index, 0 for the first, which
-    no connector enters."""
+    """A bracket column's cells with their connector classes (``tournaments.bracket_layout``);
+    ``fed`` is the column's index, 0 for the first, which no connector enters. The stylesheet
+    places them: a column's cells share its height equally, so each spans the rows of the
+    cells that feed it (no per-cell style: the Content-Security-Policy refuses inline styles)."""
     cells = []
     for cell in column.cells:
         classes = "cell" + (f" link-{cell.link}" if cell.link else "") + (" fed" if fed else "")
-        cells.append(
-            f'<li class="{classes}" style="grid-row: {int(cell.row)} / span {int(cell.span)}">'
-            f"{match_box(context, cell.match)}</li>"
-        )
+        cells.append(f'<li class="{classes}">{match_box(context, cell.match)}</li>')
     return mark_safe("".join(cells))  # the classes are fixed words, the rest escaped
 
 

@@ -14,6 +14,7 @@ import hashlib
 from typing import Any
 
 import redis
+from csp.decorators import csp_replace
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -286,13 +287,13 @@ def tournament_board(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 @xframe_options_exempt
+@csp_replace({"frame-ancestors": ["*"]})
 def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
-    """Bracket or standings only, for other sites' iframes (any origin may frame it)."""
+    """Bracket or standings only, for other sites' iframes (any origin may frame it; the rest
+    of the site's policy holds)."""
     tournament = or_404(selectors.visible_tournament, slug, request.user)
     context = {"tournament": tournament, "board_html": board_html(request, tournament)}
-    response = render(request, "tournaments/embed.html", context)
-    response["Content-Security-Policy"] = "frame-ancestors *"
-    return response
+    return render(request, "tournaments/embed.html", context)
 
 
 # -- a player's own entry ---------------------------------------------------------------------
