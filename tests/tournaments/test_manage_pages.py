@@ -208,14 +208,14 @@ def test_the_desk_checks_in_promotes_and_disqualifies():
     act(client, tournament, "open-check-in")
     html = act(client, tournament, "entrant", {"entrant": str(players[0].pk), "what": "check_in"})
     assert "is checked in." in html
-    html = act(client, tournament, "entrant", {"entrant": str(players[1].pk), "what": "disqualify"})
+    # First the confirmation, naming who takes the place; nothing changes until confirmed.
+    asked = {"entrant": str(players[1].pk), "what": "disqualify"}
+    html = act(client, tournament, "entrant", asked)
+    assert "Disqualify p2?" in html
+    assert Entrant.objects.get(pk=players[1].pk).status == "registered"
+    html = act(client, tournament, "entrant", {**asked, "confirm": "yes"})
     assert "a disqualification needs a reason" in html
-    act(
-        client,
-        tournament,
-        "entrant",
-        {"entrant": str(players[1].pk), "what": "disqualify", "reason": "no-show at the desk"},
-    )
+    act(client, tournament, "entrant", {**asked, "confirm": "yes", "reason": "no-show at the desk"})
     assert Entrant.objects.get(pk=players[1].pk).status == "disqualified"
 
 
@@ -229,7 +229,7 @@ def test_a_disqualification_during_play_forfeits_the_open_match():
         client,
         tournament,
         "entrant",
-        {"entrant": str(cheat.pk), "what": "disqualify", "reason": "collusion"},
+        {"entrant": str(cheat.pk), "what": "disqualify", "reason": "collusion", "confirm": "yes"},
     )
     match.refresh_from_db()
     assert match.result_kind == "forfeit" and match.winner_id == match.home_id

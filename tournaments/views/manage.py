@@ -225,9 +225,11 @@ def console(
     preview: dict[str, Any] | None = None,
     told: dict[str, Any] | None = None,
     status: int = 200,
+    removal: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """The console; ``preview`` is a forced correction's dry run waiting to be confirmed,
-    ``told`` the feedback of an htmx-posted form."""
+    """The console; ``preview`` is a correction's dry run waiting to be confirmed, ``removal``
+    a withdrawal or disqualification and what it costs, ``told`` the feedback of an
+    htmx-posted form."""
     tournament = run_by(request, slug)
     drawn = selectors.board(tournament)
     entrants = list(tournament.entrants.order_by("seed", "registered_at", "pk"))
@@ -257,12 +259,22 @@ def console(
         ],
         "dm_setup": _dm_setup(tournament, episode),
         "preview": preview,
+        "removal": removal,
+        "undoable": _undoable(tournament, entrants),
         "feedback": told,
         "seeding": tournament.status
         in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN),
         "next_round": _next_swiss_round(tournament),
     }
     return render(request, "tournaments/manage/console.html", context, status=status)
+
+
+def _undoable(tournament: Tournament, entrants: list[Any]) -> set[int]:
+    """The ended entries whose withdrawal can still be undone (nothing since depends on it)."""
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        return set()
+    ended = [e for e in entrants if e.status in ("withdrawn", "disqualified") and e.seed]
+    return {e.pk for e in ended if services.forfeited_since(e) and not services.undo_blockers(e)}
 
 
 def _next_swiss_round(tournament: Tournament) -> int | None:
@@ -352,25 +364,32 @@ def next_round(request: HttpRequest, tournament: Tournament) -> str:
     return _("Round %(number)s is paired.") % {"number": round_.number}
 
 
-def entrant(request: HttpRequest, tournament: Tournament) -> str:
-    """Check someone in at the desk, promote from the waitlist, withdraw or disqualify."""
+def entrant(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
+    """Check someone in at the desk, promote from the waitlist, withdraw or disqualify (first
+    a confirmation naming what it costs, then with a reason), or undo a withdrawal."""
     person = selectors.entrant(tournament, _entrant_id(request.POST))
     what = request.POST.get("what", "")
     name = {"name": person.display_name}
+    reason = request.POST.get("reason", "").strip()
     if what == "check_in":
         services.entrant_check_in(entrant=person, by=request.user)
         return _("%(name)s is checked in.") % name
     if what == "promote":
         services.entrant_promote(entrant=person, by=request.user)
         return _("%(name)s has a place now.") % name
+    if what == "reinstate":
+        services.entrant_reinstate(entrant=person, by=request.user, reason=reason)
+        return _("%(name)s is back in the tournament.") % name
+    if what not in ("withdraw", "disqualify"):
+        raise UserError(_("Choose what to do with the entrant."))
+    if request.POST.get("confirm") != "yes":
+        cost = services.consequence(entrant=person, by=request.user)
+        return {"removal": {"entrant": person.pk, "what": what, "reason": reason, "cost": cost}}
     if what == "withdraw":
-        services.entrant_withdraw(entrant=person, by=request.user)
+        services.entrant_withdraw(entrant=person, by=request.user, reason=reason)
         return _("%(name)s is withdrawn.") % name
-    if what == "disqualify":
-        reason = request.POST.get("reason", "")
-        services.entrant_disqualify(entrant=person, by=request.user, reason=reason)
-        return _("%(name)s is disqualified.") % name
-    raise UserError(_("Choose what to do with the entrant."))
+    services.entrant_disqualify(entrant=person, by=request.user, reason=reason)
+    return _("%(name)s is disqualified.") % name
 
 
 def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
@@ -400,14 +419,16 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
             match=match, by=request.user, winner=winner, reason=data["reason"], **scores
         )
         return {
-            "match": match.code,
-            "winner": data["winner"],
-            "winner_name": winner.display_name if winner else None,
-            "reason": data["reason"],
-            "forfeit": data["forfeit"],
-            "resets": list(plan.resets),
-            "refills": list(plan.refills),
-            "later_rounds_kept": list(plan.later_swiss),
+            "preview": {
+                "match": match.code,
+                "winner": data["winner"],
+                "winner_name": winner.display_name if winner else None,
+                "reason": data["reason"],
+                "forfeit": data["forfeit"],
+                "resets": list(plan.resets),
+                "refills": list(plan.refills),
+                "later_rounds_kept": list(plan.later_swiss),
+            }
         }
     services.match_report_result(
         match=match,
@@ -580,8 +601,8 @@ def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     except UserError as error:
         refused, status = [error.message], error.status
     else:
-        if isinstance(done, dict):  # a preview to confirm, shown on the console itself
-            return console(request, slug, preview=done)
+        if isinstance(done, dict):  # a confirmation, shown on the console beside its form
+            return console(request, slug, **done)
         if form_feedback.is_htmx(request):
             return console(request, slug, told=form_feedback.feedback(request, [done], ok=True))
         messages.success(request, done)
