@@ -14,6 +14,7 @@ urlpatterns = [
     path("mine/", views.my_tournaments, name="my-tournaments"),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/board", views.tournament_board, name="tournament-board"),
+    path("<slug:slug>/entrants", views.tournament_entrants, name="tournament-entrants"),
     path("<slug:slug>/embed", views.tournament_embed, name="tournament-embed"),
     path("<slug:slug>/register", views.register, name="tournament-page-register"),
     path("<slug:slug>/withdraw", views.withdraw, name="tournament-page-withdraw"),

@@ -36,7 +36,7 @@ from tournaments.services.registration import (
     waiting_list,
 )
 from tournaments.services.results import correction_preview, match_report_result
-from tournaments.services.stages import stage_start, swiss_round_start
+from tournaments.services.stages import no_shows, stage_start, swiss_round_start
 from tournaments.services.standings import standings, standings_table
 from tournaments.services.withdrawals import (
     consequence,
@@ -65,6 +65,7 @@ __all__ = [
     "entrant_withdraw",
     "forfeited_since",
     "match_report_result",
+    "no_shows",
     "registration_open",
     "seeding_apply",
     "stage_start",

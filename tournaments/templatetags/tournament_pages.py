@@ -238,10 +238,40 @@ def _labels(context: template.Context) -> _Labels:
     return cache["match_box_labels"]
 
 
-def _side_html(match: dict[str, Any], index: int, labels: _Labels) -> str:
+def _seed_names(context: template.Context) -> dict[Any, str]:
+    """Who already holds a side of a match still waiting for its other side, once per page:
+    by seed (a bye's winner placed in round 2: its name, not "Seed 1") and by reference
+    (``"W1.1:winner"`` once W1.1 is decided: its winner's name, not "Winner of W1.1")."""
+    cache = context.render_context
+    if "seed_names" not in cache:
+        board = context.get("board") or {}
+        detail = board.get("detail") or {}
+        entrants = detail.get("entrants") or []
+        known: dict[Any, str] = {e["seed"]: e["name"] for e in entrants if e.get("seed")}
+        for stage in (detail.get("stages") or [])[-1:]:
+            for round_ in stage.get("rounds", []):
+                for match in round_.get("matches", []):
+                    sides = [match.get("home"), match.get("away")]
+                    won = next((s for s in sides if s and s["id"] == match.get("winner")), None)
+                    lost = next((s for s in sides if s and won and s["id"] != won["id"]), None)
+                    if won and match.get("status") in ("finished", "closed"):
+                        known[f"{match['code']}:winner"] = won["name"]
+                        if lost:
+                            known[f"{match['code']}:loser"] = lost["name"]
+        cache["seed_names"] = known
+    return cache["seed_names"]
+
+
+def _side_html(
+    match: dict[str, Any], index: int, labels: _Labels, seeds: dict[Any, str] | None = None
+) -> str:
     side = match["home" if index == 0 else "away"]
     won = side is not None and match["winner"] == side["id"]
-    if side is None:
+    slots = match.get("slots") or []
+    slot = slots[index] if index < len(slots) else None
+    if side is None and isinstance(slot, int | str) and slot in (seeds or {}):
+        name = escape((seeds or {})[slot])
+    elif side is None:
         name = f'<span class="tbd">{escape(slot_label(match, index))}</span>'
     else:
         name = escape(side["name"])
@@ -283,12 +313,14 @@ def match_box(context: template.Context, match: dict[str, Any]) -> SafeString:
     else:
         state = ""
     code = escape(match["code"])
+    seeds = _seed_names(context)
     bye = " is-bye" if match["result_kind"] == "bye" else ""
     # Every value above is escaped or a fixed string.
     return mark_safe(
         f'<article class="match status-{escape(status)}{bye}" id="match-{code}">'
         f'<header><span class="code">{code}</span>{state}</header><ul class="sides">'
-        f"{_side_html(match, 0, labels)}{_side_html(match, 1, labels)}</ul></article>"
+        f"{_side_html(match, 0, labels, seeds)}{_side_html(match, 1, labels, seeds)}</ul>"
+        "</article>"
     )
 
 

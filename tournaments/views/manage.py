@@ -226,6 +226,7 @@ def console(
     told: dict[str, Any] | None = None,
     status: int = 200,
     removal: dict[str, Any] | None = None,
+    starting: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """The console; ``preview`` is a correction's dry run waiting to be confirmed, ``removal``
     a withdrawal or disqualification and what it costs, ``told`` the feedback of an
@@ -258,8 +259,10 @@ def console(
             if engines.get(key).min_seats <= 2 <= engines.get(key).max_seats
         ],
         "dm_setup": _dm_setup(tournament, episode),
+        "picking": _picking(tournament, episode),
         "preview": preview,
         "removal": removal,
+        "starting": starting,
         "undoable": _undoable(tournament, entrants),
         "feedback": told,
         "seeding": tournament.status
@@ -286,6 +289,20 @@ def _next_swiss_round(tournament: Tournament) -> int | None:
         return None
     number = stage.rounds.count() + 1
     return number if number <= (stage.total_rounds or 0) else None
+
+
+def _picking(tournament: Tournament, episode: Any) -> dict[str, list[Any]] | None:
+    """While opponents are chosen: the ECs yet to pick and whom they may pick (never a Token
+    of Life holder the rules protect), so the host is offered only what the rules accept."""
+    if episode is None or episode.status != Episode.Status.OPPONENTS:
+        return None
+    pure = seasons.episode_for(episode)
+    eligible = genius.eligible_opponents(seasons.season_for(tournament, episode), pure)
+    people = {e.pk: e for e in tournament.entrants.filter(pk__in=[*pure.ecs, *eligible])}
+    return {
+        "ecs": [people[pk] for pk in pure.ecs if pk not in pure.dmos and pk in people],
+        "dmos": [people[pk] for pk in eligible if pk in people],
+    }
 
 
 def _dm_setup(tournament: Tournament, episode: Any) -> dict[str, Any] | None:
@@ -353,7 +370,12 @@ def seed(request: HttpRequest, tournament: Tournament) -> str:
     return _("The seeding is applied.")
 
 
-def start(request: HttpRequest, tournament: Tournament) -> str:
+def start(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
+    """Start; when players registered but did not check in, first a confirmation naming
+    them (the start withdraws them)."""
+    absent = services.no_shows(tournament)
+    if absent and request.POST.get("confirm") != "yes":
+        return {"starting": {"no_shows": [e.display_name for e in absent]}}
     begin = seasons.season_start if tournament.format == genius.KEY else services.stage_start
     begin(tournament=tournament, by=request.user)
     return _("The tournament has started.")
@@ -397,8 +419,10 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
     run (the matches it resets listed), then confirmed with exactly that list."""
     match = selectors.match(tournament, request.POST.get("match", ""))
     post = request.POST
+    if not post.get("winner"):  # nobody's win is assumed: the form preselects no one
+        raise UserError(_("Choose who won %(code)s.") % {"code": match.code})
     body: dict[str, Any] = {
-        "winner": None if post.get("winner") in ("", "draw", None) else post.get("winner"),
+        "winner": None if post.get("winner") == "draw" else post.get("winner"),
         "force": post.get("force") == "on",
         "reason": post.get("reason", ""),
         "forfeit": post.get("forfeit") == "on",

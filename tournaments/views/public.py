@@ -285,6 +285,15 @@ def tournament_board(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+def tournament_entrants(request: HttpRequest, slug: str) -> HttpResponse:
+    """The entrants list alone: the page fetches it with its board when the tournament
+    changes, so registrations, check-ins and withdrawals show live."""
+    tournament = or_404(selectors.visible_tournament, slug, request.user)
+    context = {"tournament": tournament, "entrants": entrants_list(tournament)}
+    return render(request, "tournaments/_entrants.html", context)
+
+
+@require_GET
 @xframe_options_exempt
 def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
     """Bracket or standings only, for other sites' iframes (any origin may frame it)."""

@@ -1,0 +1,115 @@
+"""Issue #27 in Chromium: the organiser's console as a non-engineer runs it. A withdrawal is
+confirmed (its forfeits named) with a reason and reaches a spectator's bracket live."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.catalogues import compile_catalogues
+from tests.e2e.a11y import serious_violations
+from tests.e2e.conftest import no_horizontal_scroll
+from tests.e2e.tournaments.test_spectators import begun
+from tests.tournaments.builders import user
+from tournaments import services
+from tournaments.models import AuditEntry
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def catalogues() -> None:
+    compile_catalogues()
+
+
+def box(page, code: str):
+    return page.locator(f"[id='match-{code}']")
+
+
+def test_a_withdrawal_is_confirmed_with_a_reason_and_the_public_bracket_shows_the_forfeit(
+    live_url, new_context, sign_in, screenshot, catalogues
+):
+    host = user("host", "organiser")
+    cup, stage = begun(host, "single_elimination", 4)
+    brook = stage.matches.get(code="W1.1").away  # seed 4
+
+    spectator = new_context().new_page()
+    spectator.goto(f"{live_url}/tournaments/{cup.slug}/")
+    spectator.locator("#board[data-live=connected]").wait_for()
+    assert brook.display_name in box(spectator, "W1.1").inner_text()
+
+    console = new_context(viewport=PHONE).new_page()
+    sign_in(console.context, live_url, host)
+    console.goto(f"{live_url}/tournaments/{cup.slug}/manage/")
+    console.get_by_label("Entrant", exact=True).select_option(str(brook.pk))
+    console.get_by_label("Action", exact=True).select_option("withdraw")
+    console.get_by_role("button", name="Apply").click()
+    dialog = console.get_by_role("alertdialog", name=f"Withdraw {brook.display_name}?")
+    dialog.wait_for()
+    assert "W1.1" in dialog.inner_text() and "wins by forfeit" in dialog.inner_text()
+    assert console.evaluate("document.activeElement.id") == "removal-form"
+    assert serious_violations(console) == []
+    assert no_horizontal_scroll(console)
+    screenshot(console, "console-withdraw-confirmation")
+    # Nothing changed before the confirmation.
+    assert stage.matches.get(code="W1.1").status == "ready"
+
+    console.get_by_label("Reason (kept in the audit trail)").fill("fell ill before the match")
+    pressed = time.monotonic()
+    dialog.get_by_role("button", name=f"Withdraw {brook.display_name}").click()
+    console.locator("[data-feedback]", has_text="is withdrawn").wait_for()
+    box(spectator, "W1.1").get_by_text("Forfeit").wait_for(timeout=2000)
+    assert time.monotonic() - pressed < 2.5
+    spectator.locator(".standings", has_text="Withdrawn").wait_for(timeout=2000)
+    screenshot(spectator, "bracket-after-withdrawal")
+    entry = AuditEntry.objects.get(action="tournaments.entrant.withdrawn")
+    assert entry.reason == "fell ill before the match" and entry.data["forfeited"] == ["W1.1"]
+
+    # The undo, while W2.1 has not started.
+    console.get_by_text(f"Undo the withdrawal of {brook.display_name}").click()
+    console.get_by_label("Why put them back").fill("wrong player")
+    console.get_by_role("button", name="Put back in").click()
+    console.locator("[data-feedback]", has_text="is back in the tournament").wait_for()
+    box(spectator, "W1.1").get_by_text("Ready", exact=False).wait_for(timeout=2000)
+
+
+def test_check_ins_show_live_on_the_console_and_the_public_page(
+    live_url, new_context, sign_in, screenshot
+):
+    host = user("host", "organiser")
+    cup = services.tournament_create(
+        organiser=host,
+        name="Desk cup",
+        slug="desk-cup",
+        format="single_elimination",
+        game="drafting_trios",
+        play_online=False,
+    )
+    services.registration_open(tournament=cup, by=host)
+    players = [user(f"desk{i}") for i in (1, 2)]
+    for person in players:
+        services.entrant_register(tournament=cup, user=person)
+    services.check_in_open(tournament=cup, by=host)
+
+    console = new_context().new_page()
+    sign_in(console.context, live_url, host)
+    console.goto(f"{live_url}/tournaments/{cup.slug}/manage/")
+    console.locator("#console[data-live=connected]").wait_for()
+    spectator = new_context(viewport=PHONE).new_page()
+    spectator.goto(f"{live_url}/tournaments/{cup.slug}/")
+    spectator.locator("#board[data-live=connected]").wait_for()
+
+    player = new_context(viewport=PHONE).new_page()
+    sign_in(player.context, live_url, players[0])
+    player.goto(f"{live_url}/tournaments/{cup.slug}/")
+    player.get_by_role("button", name="Check in").click()
+    player.locator(".player-panel", has_text="Checked in").wait_for()
+    entrant = cup.entrants.get(user=players[0])
+    console.locator(f"#entrant-status-{entrant.pk}", has_text="Checked in").wait_for(timeout=2000)
+    spectator.locator("#t-entrants li", has_text="desk1").get_by_text("Checked in").wait_for(
+        timeout=2000
+    )
+    assert console.evaluate("performance.getEntriesByType('navigation').length") == 1
+    assert no_horizontal_scroll(spectator)
+    screenshot(console, "console-live-check-in")

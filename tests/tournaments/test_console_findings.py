@@ -1,0 +1,114 @@
+"""Issue #27, findings 4 to 7: the console offers only what the rules accept and records only
+what someone chose; the bracket names who is waiting; refusals name players."""
+
+import pytest
+from django.test import Client
+
+from tests.tournaments.builders import open_tournament, started
+from tests.tournaments.test_genius_season import RULES
+from tournaments import services
+from tournaments.models import AuditEntry, Episode
+from tournaments.seasons import services as seasons
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(person) -> Client:
+    client = Client()
+    client.force_login(person)
+    return client
+
+
+def test_finding_5_the_result_form_preselects_no_winner_and_an_empty_choice_records_nothing():
+    tournament, stage, _ = started("swiss", 4)
+    client = signed_in(tournament.organiser)
+    page = client.get(f"/tournaments/{tournament.slug}/manage/").content.decode()
+    form = page[page.index('id="result-S1.1"') :]
+    form = form[: form.index("</form>")]
+    assert '<option value="" selected>Who won?</option>' in form
+    assert "required" in form[form.index("<select") : form.index(">", form.index("<select"))]
+    answer = client.post(
+        f"/tournaments/{tournament.slug}/manage/result",
+        {"match": "S1.1", "winner": ""},
+        follow=True,
+    ).content.decode()
+    assert "Choose who won S1.1." in answer
+    # A Swiss scores draws: an empty choice used to be taken for one.
+    assert stage.matches.get(code="S1.1").status == "ready"
+
+
+def test_finding_6_a_bye_winner_waits_in_round_two_by_name():
+    tournament, _stage, players = started("single_elimination", 3)
+    board = Client().get(f"/tournaments/{tournament.slug}/board").content.decode()
+    second = board[board.index('id="match-W2.1"') :]
+    second = second[: second.index("</article>")]
+    assert players[0].display_name in second and "Seed 1" not in second
+
+
+def test_finding_7_the_host_is_offered_no_protected_opponent_and_refusals_name_players():
+    tournament, cast = open_tournament("genius", 6, format_options=RULES)
+    host = tournament.organiser
+    episode = seasons.season_start(tournament=tournament, by=host)
+    seasons.main_match_record(
+        episode=episode, by=host, winners=[cast[0].pk], losers=[p.pk for p in cast[1:]]
+    )
+    seasons.candidates_choose(episode=episode, by=host, chosen=[cast[5].pk])
+    episode.refresh_from_db()
+    seasons.token_give(episode=episode, by=host, giver=cast[0].pk, receiver=cast[1].pk)
+    episode.refresh_from_db()
+    assert episode.status == Episode.Status.OPPONENTS
+    page = signed_in(host).get(f"/tournaments/{tournament.slug}/manage/").content.decode()
+    offered = page[page.index('id="dmo-dmo"') :]
+    offered = offered[: offered.index("</select>")]
+    assert f'value="{cast[2].pk}"' in offered
+    assert f'value="{cast[1].pk}"' not in offered  # holds a Token of Life
+    assert f'value="{cast[0].pk}"' not in offered  # holds one too (the MM winner's own)
+    with pytest.raises(services.TournamentUserError) as refused:
+        seasons.opponent_choose(episode=episode, by=host, ec=cast[5].pk, dmo=cast[1].pk)
+    assert "p2 holds a Token of Life" in refused.value.message
+    assert str(cast[1].pk) not in refused.value.message.replace("p2", "")
+
+
+def test_finding_4_the_start_names_who_did_not_check_in_and_audits_each():
+    tournament, players = open_tournament("single_elimination", 4)
+    host = tournament.organiser
+    services.check_in_open(tournament=tournament, by=host)
+    for player in players[:3]:
+        services.entrant_check_in(entrant=player, by=player.user)
+    client = signed_in(host)
+    url = f"/tournaments/{tournament.slug}/manage/start"
+    asked = client.post(url, follow=True).content.decode()
+    assert "Start without those who did not check in?" in asked
+    listed = asked[asked.index('id="start-confirm-form"') :]
+    assert "<li>p4</li>" in listed[: listed.index("</form>")]
+    tournament.refresh_from_db()
+    assert tournament.status == "check_in"  # nothing happened yet
+    client.post(url, {"confirm": "yes"}, follow=True)
+    tournament.refresh_from_db()
+    assert tournament.status == "running"
+    entry = AuditEntry.objects.get(action="tournaments.entrant.no_show_withdrawn")
+    assert entry.target == f"entrant:{players[3].pk}" and entry.actor == host
+    assert entry.before == {"status": "registered", "seed": 4}
+
+
+def test_finding_3_the_entrants_list_is_served_alone_for_the_live_pages():
+    tournament, players = open_tournament("single_elimination", 2)
+    services.check_in_open(tournament=tournament, by=tournament.organiser)
+    page = Client().get(f"/tournaments/{tournament.slug}/").content.decode()
+    assert f'data-entrants-url="/tournaments/{tournament.slug}/entrants"' in page
+    console = signed_in(tournament.organiser).get(f"/tournaments/{tournament.slug}/manage/")
+    assert f'data-live-url="/live/tournaments/{tournament.slug}/"' in console.content.decode()
+    services.entrant_check_in(entrant=players[0], by=players[0].user)
+    listed = Client().get(f"/tournaments/{tournament.slug}/entrants").content.decode()
+    assert 'id="t-entrants"' in listed and "Checked in" in listed
+
+
+def test_a_decided_matchs_winner_waits_in_the_next_match_by_name():
+    tournament, stage, players = started("single_elimination", 4)
+    services.match_report_result(
+        match=stage.matches.get(code="W1.1"), by=tournament.organiser, winner=players[0]
+    )
+    board = Client().get(f"/tournaments/{tournament.slug}/board").content.decode()
+    final = board[board.index('id="match-W2.1"') :]
+    final = final[: final.index("</article>")]
+    assert "p1" in final and "Winner of W1.1" not in final and "Winner of W1.2" in final
