@@ -4,6 +4,7 @@ what someone chose; the bracket names who is waiting; refusals name players."""
 import pytest
 from django.test import Client
 
+from hosting.core.errors import Forbidden
 from tests.tournaments.builders import open_tournament, started
 from tests.tournaments.test_genius_season import RULES
 from tournaments import services
@@ -112,3 +113,46 @@ def test_a_decided_matchs_winner_waits_in_the_next_match_by_name():
     final = board[board.index('id="match-W2.1"') :]
     final = final[: final.index("</article>")]
     assert "p1" in final and "Winner of W1.1" not in final and "Winner of W1.2" in final
+
+
+def test_finding_2_an_organiser_corrects_a_finished_early_result_after_the_preview():
+    tournament, stage, players = started(
+        "single_elimination", 4, format_options={"third_place": True}
+    )
+    host = tournament.organiser
+    for code in ("W1.1", "W1.2", "W2.1", "P3"):
+        match = stage.matches.get(code=code)
+        services.match_report_result(match=match, by=host, winner=match.home)
+    client = signed_in(host)
+    url = f"/tournaments/{tournament.slug}/manage/result"
+    first = stage.matches.get(code="W1.1")
+    body = {"match": "W1.1", "winner": str(first.away_id)}
+    preview = client.post(url, body, follow=True).content.decode()
+    shown = preview[preview.index('id="preview-form"') :]
+    shown = shown[: shown.index("</form>")]
+    assert "<strong>W2.1</strong>" in shown and "<strong>P3</strong>" in shown
+    assert "p1 won" in shown  # the reset match is named with its result
+    first.refresh_from_db()
+    assert first.winner_id == first.home_id  # the preview changed nothing
+    confirm = body | {"confirm": "yes", "force": "on", "resets": ["W2.1", "P3"]}
+    refused = client.post(url, confirm, follow=True).content.decode()
+    assert "needs a reason" in refused
+    done = client.post(url, confirm | {"reason": "score sheet misread"}, follow=True)
+    assert "The result of W1.1 is recorded." in done.content.decode()
+    first.refresh_from_db()
+    assert first.winner_id == players[3].pk
+    entry = AuditEntry.objects.get(action="tournaments.match.result_corrected")
+    assert entry.actor == host and entry.reason == "score sheet misread"
+    assert entry.data["resets"] == ["W2.1", "P3"]
+
+
+def test_finding_2_a_game_under_way_still_takes_a_staff_admin():
+    tournament, stage, _ = started("single_elimination", 4)
+    host = tournament.organiser
+    for code in ("W1.1", "W1.2"):
+        match = stage.matches.get(code=code)
+        services.match_report_result(match=match, by=host, winner=match.home)
+    stage.matches.filter(code="W2.1").update(status="live")
+    first = stage.matches.get(code="W1.1")
+    with pytest.raises(Forbidden, match="staff admin"):
+        services.correction_preview(match=first, by=host, winner=first.away)

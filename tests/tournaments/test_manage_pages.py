@@ -94,7 +94,7 @@ def test_a_bracket_is_seeded_by_number_started_and_its_results_entered():
     assert "tournaments.match.result_entered" in console(client, tournament)
 
 
-def test_a_correction_refused_downstream_says_why():
+def test_a_correction_is_previewed_first_naming_what_it_resets():
     tournament, stage, _players = started("single_elimination", 4)
     client = Client()
     client.force_login(tournament.organiser)
@@ -105,9 +105,9 @@ def test_a_correction_refused_downstream_says_why():
     act(client, tournament, "result", {"match": "W2.1", "winner": str(final.home_id)})
     first = stage.matches.get(code="W1.1")
     html = act(client, tournament, "result", {"match": "W1.1", "winner": str(first.away_id)})
-    notices = html[html.index('<ul class="messages"') :]
-    notices = notices[: notices.index("</ul>")]
-    assert "W2.1" in notices  # the match the correction would disturb is named
+    preview = html[html.index('id="preview-form"') :]
+    preview = preview[: preview.index("</form>")]
+    assert "<strong>W2.1</strong>" in preview  # the match the correction would reset is named
     first.refresh_from_db()
     assert first.winner_id == first.home_id  # nothing changed
 
@@ -152,7 +152,7 @@ def test_a_forced_correction_lists_what_it_resets_then_applies_exactly_that():
     first = stage.matches.get(code="W1.1")
     body = {"match": "W1.1", "winner": str(first.away_id), "force": "on", "reason": "misread"}
     html = act(client, tournament, "result", body)
-    preview = html[html.index('class="preview"') :]
+    preview = html[html.index('id="preview-form"') :]
     preview = preview[: preview.index("</form>")]
     assert "Confirm the correction of W1.1" in preview and "<strong>W2.1</strong>" in preview
     first.refresh_from_db()

@@ -433,6 +433,9 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
     confirmed = post.get("confirm") == "yes"
     if confirmed:
         body["resets"] = [code for code in post.getlist("resets") if code]
+    elif match.status == "finished":
+        # Every correction is previewed first: what it resets, named, before anything changes.
+        body["force"] = body["dry_run"] = True
     else:
         body["dry_run"] = body["force"]
     data = valid(ResultInput, body)
@@ -450,6 +453,7 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
                 "reason": data["reason"],
                 "forfeit": data["forfeit"],
                 "resets": list(plan.resets),
+                "reset_matches": _described(tournament, plan.resets),
                 "refills": list(plan.refills),
                 "later_rounds_kept": list(plan.later_swiss),
             }
@@ -465,6 +469,27 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
         **scores,
     )
     return _("The result of %(code)s is recorded.") % {"code": match.code}
+
+
+def _described(tournament: Tournament, codes: Any) -> list[dict[str, Any]]:
+    """The matches a correction resets, as its preview names them: who played, who won."""
+    found = {
+        m.code: m
+        for m in tournament.stages.order_by("-number")
+        .first()
+        .matches.filter(code__in=list(codes))
+        .select_related("home", "away", "winner")
+    }
+    return [
+        {
+            "code": code,
+            "home": found[code].home.display_name if found[code].home else "",
+            "away": found[code].away.display_name if found[code].away else "",
+            "winner": found[code].winner.display_name if found[code].winner else "",
+        }
+        for code in codes
+        if code in found
+    ]
 
 
 def ledger(request: HttpRequest, tournament: Tournament) -> str:
