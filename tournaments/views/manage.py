@@ -35,6 +35,7 @@ from tournaments.api.inputs import (
     SealedOpenInput,
     TournamentCreateInput,
 )
+from tournaments.core import audit_sentences
 from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import AuditEntry, Episode, Tournament
@@ -250,7 +251,7 @@ def console(
         "matches": matches,
         "episode": episode,
         "still_in": [e for e in entrants if e.eliminated_in is None and e.seed is not None],
-        "audit": list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN]),
+        "audit": audit_sentences.sentences(list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN])),
         "is_staff_admin": is_staff_admin(request.user),
         "engines": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
         "duel_engines": [
