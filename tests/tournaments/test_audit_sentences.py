@@ -22,10 +22,10 @@ def test_a_correction_is_said_with_the_names_and_the_raw_record_is_behind_a_disc
     client = Client()
     client.force_login(host)
     page = client.get(f"/audit/?tournament={tournament.slug}").content.decode()
-    assert "Organiser corrected W1.1: p4 wins (was p1) — " in page
+    assert "organiser corrected W1.1: p4 wins (was p1) — " in page
     assert "reason: score sheet misread" in page
-    assert "Organiser withdrew p2 — forfeited: W1.2" in page
-    assert "Organiser entered W1.1: p1 wins" in page
+    assert "organiser withdrew p2 — forfeited: W1.2" in page
+    assert "organiser entered W1.1: p1 wins" in page
     # The ids are in the recorded data only, behind a disclosure.
     sentences = [line for line in page.splitlines() if 'class="audit-sentence"' in line]
     assert sentences and not any("winner=" in s or "entrant=" in s for s in sentences)
@@ -40,4 +40,4 @@ def test_a_correction_is_said_with_the_names_and_the_raw_record_is_behind_a_disc
     assert "withdrew p2" not in kept
     # The console's audit trail says the same.
     console = client.get(f"/tournaments/{tournament.slug}/manage/").content.decode()
-    assert "Organiser corrected W1.1: p4 wins (was p1)" in console
+    assert "organiser corrected W1.1: p4 wins (was p1)" in console

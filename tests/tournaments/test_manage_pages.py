@@ -91,7 +91,7 @@ def test_a_bracket_is_seeded_by_number_started_and_its_results_entered():
     assert "an elimination match needs a winner" in html
     html = act(client, tournament, "result", {"match": "W9.9", "winner": "1"})
     assert "no match &#x27;W9.9&#x27; in this tournament" in html
-    assert "Organiser entered W1.1: " in console(client, tournament)  # the audit, said
+    assert "organiser entered W1.1: " in console(client, tournament)  # the audit, said
 
 
 def test_a_correction_is_previewed_first_naming_what_it_resets():

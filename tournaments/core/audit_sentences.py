@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -195,6 +196,9 @@ def _result(entry: AuditEntry, words: dict[str, Any], name: Any) -> str:
 def sentences(entries: list[AuditEntry]) -> list[AuditEntry]:
     """The entries, each with its ``sentence`` said (names looked up once)."""
     names = names_for(entries)
+    system = _("the system")
     for entry in entries:
-        entry.sentence = sentence(entry, names)
+        said = sentence(entry, names)
+        # A sentence starts with a capital; a person's name stays as they spell it.
+        entry.sentence = capfirst(said) if said.startswith(system) else said
     return entries

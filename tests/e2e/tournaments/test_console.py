@@ -113,3 +113,50 @@ def test_check_ins_show_live_on_the_console_and_the_public_page(
     assert console.evaluate("performance.getEntriesByType('navigation').length") == 1
     assert no_horizontal_scroll(spectator)
     screenshot(console, "console-live-check-in")
+
+
+def test_an_organiser_corrects_a_finished_first_round_result_after_the_preview(
+    live_url, new_context, sign_in, screenshot, catalogues
+):
+    host = user("host", "organiser")
+    cup, stage = begun(host, "single_elimination", 4)
+    for code in ("W1.1", "W1.2", "W2.1"):
+        match = stage.matches.get(code=code)
+        services.match_report_result(match=match, by=host, winner=match.home)
+    first = stage.matches.get(code="W1.1")
+
+    console = new_context(viewport=PHONE).new_page()
+    sign_in(console.context, live_url, host)
+    console.goto(f"{live_url}/tournaments/{cup.slug}/manage/")
+    form = console.locator("form.result-form", has=console.locator("input[value='W1.1']"))
+    form.get_by_label("Winner").select_option(str(first.away_id))
+    form.get_by_role("button", name="Preview the correction").click()
+    preview = console.get_by_role("alertdialog", name="Confirm the correction of W1.1")
+    preview.wait_for()
+    assert "W2.1" in preview.inner_text()
+    assert console.evaluate("document.activeElement.id") == "preview-form"
+    assert serious_violations(console) == []
+    assert no_horizontal_scroll(console)
+    screenshot(console, "console-correction-preview")
+    preview.get_by_label("Reason (kept in the audit trail)").fill("score sheet misread")
+    preview.get_by_role("button", name="Apply exactly this correction").click()
+    console.locator("[data-feedback]", has_text="The result of W1.1 is recorded.").wait_for()
+    first.refresh_from_db()
+    assert first.winner_id == first.away_id
+
+    for language in ("en", "pt-br", "ru"):
+        reader = new_context(viewport=PHONE, locale=language).new_page()
+        sign_in(reader.context, live_url, host)
+        reader.goto(f"{live_url}/audit/?tournament={cup.slug}")
+        assert reader.locator("html").get_attribute("lang") == language
+        # Said in the reader's language (the lead translates the catalogues after merging);
+        # the names and the reason are there whatever the language.
+        row = reader.locator(".audit-row", has_text=first.away.display_name).filter(has_text="W1.1")
+        said = row.locator(".audit-sentence").inner_text()
+        assert "score sheet misread" in said and "winner=" not in said
+        assert first.home.display_name in said  # who had been recorded as the winner
+        assert serious_violations(reader) == []
+        assert no_horizontal_scroll(reader)
+        screenshot(reader, f"audit-log-{language}")
+        row.locator(".audit-raw summary").click()
+        assert "tournaments.match.result_corrected" in row.locator(".audit-raw").inner_text()
