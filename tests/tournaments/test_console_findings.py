@@ -156,3 +156,27 @@ def test_finding_2_a_game_under_way_still_takes_a_staff_admin():
     first = stage.matches.get(code="W1.1")
     with pytest.raises(Forbidden, match="staff admin"):
         services.correction_preview(match=first, by=host, winner=first.away)
+
+
+def test_the_organiser_reports_a_result_on_the_match_card_and_is_answered_there():
+    tournament, stage, players = started("single_elimination", 4)
+    client = signed_in(tournament.organiser)
+    page = client.get(f"/tournaments/{tournament.slug}/manage/").content.decode()
+    card = page[page.index('<article class="match status-ready" id="match-W1.1">') :]
+    card = card[: card.index("</article>")]
+    assert 'id="card-W1.1"' in card and "Who won?" in card
+    assert f'value="{players[0].pk}"' in card and "p1 won" in card and "p4 won" in card
+    assert "selected" not in card
+    # The public board, cached for everyone, offers no such form.
+    public = Client().get(f"/tournaments/{tournament.slug}/board").content.decode()
+    assert "card-report" not in public
+    headers = {"HX-Request": "true", "HX-Trigger": "card-W1.1"}
+    answered = client.post(
+        f"/tournaments/{tournament.slug}/manage/result",
+        {"match": "W1.1", "winner": str(players[3].pk)},
+        headers=headers,
+    ).content.decode()
+    card = answered[answered.index('id="match-W1.1"') :]
+    card = card[: card.index("</article>")]
+    assert "The result of W1.1 is recorded." in card  # beside what was pressed
+    assert stage.matches.get(code="W1.1").winner_id == players[3].pk

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -315,12 +316,48 @@ def match_box(context: template.Context, match: dict[str, Any]) -> SafeString:
     code = escape(match["code"])
     seeds = _seed_names(context)
     bye = " is-bye" if match["result_kind"] == "bye" else ""
+    report = _report_form(context, match) if context.get("reporting") else ""
     # Every value above is escaped or a fixed string.
     return mark_safe(
         f'<article class="match status-{escape(status)}{bye}" id="match-{code}">'
         f'<header><span class="code">{code}</span>{state}</header><ul class="sides">'
         f"{_side_html(match, 0, labels, seeds)}{_side_html(match, 1, labels, seeds)}</ul>"
-        "</article>"
+        f"{report}</article>"
+    )
+
+
+DRAWN_FORMATS = ("swiss", "round_robin", "genius")
+
+
+def _report_form(context: template.Context, match: dict[str, Any]) -> str:
+    """On the organiser's bracket: a match waiting for its result is reported on its card,
+    one button per outcome (nobody preselected); what the console answers is shown in the
+    card, beside the buttons pressed (its feedback slot stays after the form is gone)."""
+    form_id = f"card-{match['code']}"
+    slot = str(form_feedback(context, form_id))
+    home, away = match.get("home"), match.get("away")
+    if match["status"] not in ("ready", "live") or not home or not away:
+        return slot
+    tournament = context["tournament"]
+    action = reverse("tournament-manage-action", args=[tournament.slug, "result"])
+    buttons = "".join(
+        f'<button type="submit" name="winner" value="{int(side["id"])}" class="secondary small">'
+        f"{escape(_('%(name)s won') % {'name': side['name']})}</button>"
+        for side in (home, away)
+    )
+    if tournament.format in DRAWN_FORMATS:
+        buttons += (
+            f'<button type="submit" name="winner" value="draw" class="secondary small">'
+            f"{escape(_('Draw'))}</button>"
+        )
+    label = escape(_("Report the result of %(code)s") % {"code": match["code"]})
+    token = escape(context.get("csrf_token", ""))
+    return (
+        f'<form method="post" action="{escape(action)}" id="{escape(form_id)}" '
+        f'class="card-report" aria-label="{label}">'
+        f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
+        f'<input type="hidden" name="match" value="{escape(match["code"])}">'
+        f'<span class="card-report-ask">{escape(_("Who won?"))}</span>{buttons}</form>{slot}'
     )
 
 

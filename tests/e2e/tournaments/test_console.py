@@ -160,3 +160,30 @@ def test_an_organiser_corrects_a_finished_first_round_result_after_the_preview(
         screenshot(reader, f"audit-log-{language}")
         row.locator(".audit-raw summary").click()
         assert "tournaments.match.result_corrected" in row.locator(".audit-raw").inner_text()
+
+
+def test_the_organiser_reports_results_from_the_match_cards(
+    live_url, new_context, sign_in, screenshot
+):
+    host = user("host", "organiser")
+    cup, stage = begun(host, "single_elimination", 4)
+    spectator = new_context().new_page()
+    spectator.goto(f"{live_url}/tournaments/{cup.slug}/")
+    spectator.locator("#board[data-live=connected]").wait_for()
+
+    console = new_context(viewport=PHONE).new_page()
+    sign_in(console.context, live_url, host)
+    console.goto(f"{live_url}/tournaments/{cup.slug}/manage/")
+    for code in ("W1.1", "W1.2", "W2.1"):
+        match = stage.matches.get(code=code)
+        card = console.get_by_role("form", name=f"Report the result of {code}")
+        card.get_by_role("button", name=f"{match.home.display_name} won").click()
+        answer = box(console, code).locator("[data-feedback]")
+        answer.wait_for()
+        assert f"The result of {code} is recorded." in answer.inner_text()
+        box(spectator, code).locator(".won").wait_for(timeout=2000)
+        if code == "W1.1":
+            assert serious_violations(console) == []
+            assert no_horizontal_scroll(console)
+            screenshot(console, "console-report-on-card")
+    assert stage.matches.get(code="W2.1").winner_id == stage.matches.get(code="W1.1").winner_id
