@@ -180,3 +180,19 @@ def test_the_organiser_reports_a_result_on_the_match_card_and_is_answered_there(
     card = card[: card.index("</article>")]
     assert "The result of W1.1 is recorded." in card  # beside what was pressed
     assert stage.matches.get(code="W1.1").winner_id == players[3].pk
+
+
+def test_finding_11_card_game_wording_one_number_format_and_one_winner_line():
+    from tournaments.templatetags.tournament_pages import points
+
+    assert [points(v) for v in (2.25, 2.5, 0.5, 3, 2.75, 0.25)] == ["2¼", "2½", "½", "3", "2¾", "¼"]
+    tournament, stage, _ = started("round_robin", 4)
+    while stage.matches.filter(status="ready").exists():
+        for match in stage.matches.filter(status="ready"):
+            services.match_report_result(match=match, by=tournament.organiser, winner=None)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    board = Client().get(f"/tournaments/{tournament.slug}/board").content.decode()
+    assert board.count("Winner:") == 0 and board.count("Tied for first:") == 1
+    assert "white" not in board.lower() and "FIDE" not in board
+    assert "to be played in round" not in board  # the legend knows the event ended

@@ -57,8 +57,8 @@ LEDGER_KINDS = {
 }
 
 REGULATIONS = {
-    "fide-2024": _("FIDE C.07, applied from 1 August 2024"),
-    "fide-2026": _("FIDE C.07, amended with effect from 1 March 2026"),
+    "fide-2024": _("of 2024"),
+    "fide-2026": _("of 2026"),
 }
 VISIBILITY = dict(Tournament.Visibility.choices)
 
@@ -131,17 +131,28 @@ def tiebreak_name(key: str) -> Any:
     return TIEBREAKS.get(key, (key, key))[1]
 
 
+QUARTERS = {0: "", 1: "¼", 2: "½", 3: "¾"}
+
+
 @register.filter
 def points(value: Any) -> str:
-    """1.5 → "1½", 0.5 → "½", 2.0 → "2", 3.25 → "3.25"; anything else as it is."""
+    """Every score in one format, the one a score sheet uses: 1.5 → "1½", 0.5 → "½",
+    2.25 → "2¼" (a Sonneborn-Berger of half points), 2.0 → "2"; finer values as decimals."""
     if not isinstance(value, int | float):
         return "" if value is None else str(value)
-    if value * 2 != int(value * 2):
-        return f"{value:.2f}".rstrip("0")
-    whole, half = divmod(round(value * 2), 2)
-    if not half:
-        return str(whole)
-    return f"{whole}½" if whole else "½"
+    if value * 4 != int(value * 4):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    whole, quarter = divmod(round(abs(value) * 4), 4)
+    sign = "-" if value < 0 else ""
+    if not quarter:
+        return f"{sign}{whole}"
+    return f"{sign}{whole or ''}{QUARTERS[quarter]}"
+
+
+@register.simple_tag
+def winners(standings: Any) -> list[str]:
+    """The names ranked first: one Winner line, or one line naming everyone tied for first."""
+    return [row["name"] for row in standings or [] if row.get("rank") == 1]
 
 
 @register.filter
