@@ -196,3 +196,24 @@ def test_finding_11_card_game_wording_one_number_format_and_one_winner_line():
     assert board.count("Winner:") == 0 and board.count("Tied for first:") == 1
     assert "white" not in board.lower() and "FIDE" not in board
     assert "to be played in round" not in board  # the legend knows the event ended
+
+
+def test_finding_10_waitlist_message_next_step_hint_and_a_styled_403():
+    tournament, _players = open_tournament("single_elimination", 2, capacity=2)
+    late = Client()
+    from tests.tournaments.builders import user
+
+    late.force_login(user("late"))
+    told = late.post(f"/tournaments/{tournament.slug}/register", follow=True).content.decode()
+    assert "you are number 1 on the waitlist" in told
+    assert "Your registration is recorded." not in told
+    console = signed_in(tournament.organiser).get(f"/tournaments/{tournament.slug}/manage/")
+    hint = console.content.decode()
+    assert 'id="next-hint"' in hint and "Open check-in to confirm who is here" in hint
+    refused = late.get(f"/tournaments/{tournament.slug}/manage/")
+    assert refused.status_code == 403
+    page = refused.content.decode()
+    assert "You may not open this page" in page and 'class="brand"' in page
+    assert "Back to the home page" in page
+    missing = late.get("/tournaments/no-such-cup/")
+    assert missing.status_code == 404 and 'class="brand"' in missing.content.decode()
