@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.exceptions import ValidationError
 
@@ -54,12 +55,49 @@ def run_by(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
+# The fields of the console's forms as their labels name them, for the refusals.
+FIELD_NAMES = {
+    "name": gettext_lazy("Name"),
+    "slug": gettext_lazy("Address"),
+    "description": gettext_lazy("Description"),
+    "visibility": gettext_lazy("Visibility"),
+    "game": gettext_lazy("Game"),
+    "format": gettext_lazy("Format"),
+    "ruleset": gettext_lazy("Ruleset"),
+    "allowances": gettext_lazy("Allowance per phase"),
+    "time_control": gettext_lazy("Time control"),
+    "reserve": gettext_lazy("Reserve"),
+    "increment": gettext_lazy("Increment"),
+    "best_of": gettext_lazy("Games per match"),
+    "seed_window_seconds": gettext_lazy("Seed window"),
+    "format_options": gettext_lazy("Format options"),
+    "tiebreaks": gettext_lazy("Tie-breaks"),
+    "capacity": gettext_lazy("Places"),
+    "registration_opens": gettext_lazy("Registration opens"),
+    "registration_closes": gettext_lazy("Registration closes"),
+    "check_in_closes": gettext_lazy("Check-in closes"),
+    "config": gettext_lazy("Game options"),
+    "engine": gettext_lazy("Game"),
+    "dmo_deadline": gettext_lazy("Deadline for the EC's DMO pick"),
+    "winner": gettext_lazy("Winner"),
+    "reason": gettext_lazy("Reason"),
+    "amount": gettext_lazy("Amount"),
+    "entrant": gettext_lazy("Entrant"),
+    "prompt": gettext_lazy("Prompt"),
+    "deadline": gettext_lazy("Deadline"),
+}
+
+
 def _errors(error: ValidationError) -> list[str]:
-    """A serializer's refusal in lines a person reads: "field: reason"."""
+    """A serializer's refusal in lines a person reads: "Field label: reason"."""
 
     def lines(detail: Any, prefix: str = "") -> list[str]:
         if isinstance(detail, dict):
-            return [line for key, value in detail.items() for line in lines(value, f"{key}: ")]
+            return [
+                line
+                for key, value in detail.items()
+                for line in lines(value, f"{FIELD_NAMES.get(key, key)}: ")
+            ]
         if isinstance(detail, list):
             return [line for item in detail for line in lines(item, prefix)]
         return [f"{prefix}{detail}".replace("non_field_errors: ", "")]
