@@ -5,11 +5,12 @@ import pytest
 from django.test import Client
 
 from hosting.core.errors import Forbidden
-from tests.tournaments.builders import open_tournament, started
+from tests.tournaments.builders import open_tournament, started, user
 from tests.tournaments.test_genius_season import RULES
 from tournaments import services
 from tournaments.models import AuditEntry, Episode
 from tournaments.seasons import services as seasons
+from tournaments.templatetags.tournament_pages import points
 
 pytestmark = pytest.mark.django_db
 
@@ -183,8 +184,6 @@ def test_the_organiser_reports_a_result_on_the_match_card_and_is_answered_there(
 
 
 def test_finding_11_card_game_wording_one_number_format_and_one_winner_line():
-    from tournaments.templatetags.tournament_pages import points
-
     assert [points(v) for v in (2.25, 2.5, 0.5, 3, 2.75, 0.25)] == ["2¼", "2½", "½", "3", "2¾", "¼"]
     tournament, stage, _ = started("round_robin", 4)
     while stage.matches.filter(status="ready").exists():
@@ -201,8 +200,6 @@ def test_finding_11_card_game_wording_one_number_format_and_one_winner_line():
 def test_finding_10_waitlist_message_next_step_hint_and_a_styled_403():
     tournament, _players = open_tournament("single_elimination", 2, capacity=2)
     late = Client()
-    from tests.tournaments.builders import user
-
     late.force_login(user("late"))
     told = late.post(f"/tournaments/{tournament.slug}/register", follow=True).content.decode()
     assert "you are number 1 on the waitlist" in told

@@ -160,6 +160,13 @@ def sentence(entry: AuditEntry, names: dict[int, tuple[str, int | None]]) -> str
             else _("%(actor)s took the %(role)s role from %(user)s")
         )
         return template % {**words, "user": data.get("user", ""), "role": data.get("role", "")}
+    if action == "hosting.organiser_request.filed":
+        return _("%(actor)s asked to become an organiser") % words
+    if action == "hosting.organiser_request.declined":
+        return _("%(actor)s declined the organiser request of %(user)s") % {
+            **words,
+            "user": data.get("user", ""),
+        }
     if action in ABOUT:
         own = names.get(data.get("entrant"), ("", None))[1]
         by_themselves = action in BY_THEMSELVES and own and own == entry.actor_id

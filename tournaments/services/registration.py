@@ -32,7 +32,7 @@ Status = Tournament.Status
 SEEDING_METHODS = ("manual", "random", "rating")
 TOURNAMENT_FORMATS = (*adapters.BRACKET_FORMATS, "swiss", "genius")
 # Addresses of pages beside the tournaments' own (/tournaments/new/, /tournaments/mine/).
-RESERVED_SLUGS = frozenset({"new", "mine"})
+RESERVED_SLUGS = frozenset({"new", "mine", "become-organiser", "organiser-requests"})
 # A match game waits at most this long for its players' client seeds (games.fairness).
 MAX_SEED_WINDOW_SECONDS = 600
 

@@ -148,9 +148,9 @@ def _creation(post: Any) -> dict[str, Any]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    if not is_organiser(request.user):
-        messages.error(request, _("Only organisers can create tournaments."))
-        return redirect("tournament-list")
+    if not is_organiser(request.user):  # where to ask for the role, not a dead end
+        messages.info(request, _("Only organisers can create tournaments: ask for the role here."))
+        return redirect("become-organiser")
     errors: list[str] = []
     if request.method == "POST":
         try:
