@@ -8,9 +8,11 @@ from typing import Any
 
 from django.contrib import admin
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
+from hosting.core.errors import UserError
 from hosting.core.safe_admin import ReadOnly, ReadOnlyInline, through_service
 from tournaments import services
 from tournaments.models import (
@@ -92,14 +94,35 @@ class EntrantAdmin(ReadOnly):
     actions = ["withdraw"]
 
     @admin.action(description=_("Withdraw"))
-    def withdraw(self, request: HttpRequest, rows: QuerySet[Entrant]) -> None:
+    def withdraw(self, request: HttpRequest, rows: QuerySet[Entrant]) -> HttpResponse | None:
+        """First a page naming what each withdrawal costs and asking why; then the same
+        service call as the console's and the API's."""
+        reason = request.POST.get("reason", "").strip()
+        if request.POST.get("confirm") != "yes" or not reason:
+            costs = []
+            for row in rows.select_related("tournament"):
+                try:
+                    costs.append((row, services.consequence(entrant=row, by=request.user), ""))
+                except UserError as error:
+                    costs.append((row, None, error.message))
+            context = {
+                **self.admin_site.each_context(request),
+                "title": _("Withdraw entrants"),
+                "costs": costs,
+                "rows": rows,
+                "missing_reason": request.POST.get("confirm") == "yes",
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+                "opts": self.model._meta,
+            }
+            return TemplateResponse(request, "tournaments/admin_withdraw.html", context)
         through_service(
             self,
             request,
             rows,
-            lambda e: services.entrant_withdraw(entrant=e, by=request.user),
+            lambda e: services.entrant_withdraw(entrant=e, by=request.user, reason=reason),
             _("{count} entrant(s) withdrawn."),
         )
+        return None
 
 
 @admin.register(Stage)

@@ -566,3 +566,41 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} to {self.endpoint.url}: {self.status}"
+
+
+class OrganiserRequest(models.Model):
+    """An account asking for the organiser role, and a staff admin's answer to it. Approving
+    grants the role through ``hosting.core.roles`` (and so the audit log records it)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for a staff admin")
+        APPROVED = "approved", _("Approved")
+        DECLINED = "declined", _("Declined")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="organiser_requests"
+    )
+    plans = models.TextField(max_length=1000, help_text="What they mean to organise")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="organiser_requests_decided",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(status="pending"),
+                name="one_pending_organiser_request_per_user",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks to organise: {self.status}"

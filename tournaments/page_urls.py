@@ -5,6 +5,7 @@ from django.urls import path
 from hosting.core import converters  # noqa: F401  (registers id)
 from tournaments import live
 from tournaments.views import manage as manage_views
+from tournaments.views import organisers as organiser_views
 from tournaments.views import public as views
 from tournaments.webhooks import views as webhook_pages
 
@@ -12,8 +13,16 @@ urlpatterns = [
     path("", views.tournament_list, name="tournament-list"),
     path("new/", manage_views.tournament_create, name="tournament-create"),
     path("mine/", views.my_tournaments, name="my-tournaments"),
+    path("become-organiser/", organiser_views.become_organiser, name="become-organiser"),
+    path("organiser-requests/", organiser_views.organiser_requests, name="organiser-requests"),
+    path(
+        "organiser-requests/<id:request_id>",
+        organiser_views.organiser_request_answer,
+        name="organiser-request-answer",
+    ),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/board", views.tournament_board, name="tournament-board"),
+    path("<slug:slug>/entrants", views.tournament_entrants, name="tournament-entrants"),
     path("<slug:slug>/embed", views.tournament_embed, name="tournament-embed"),
     path("<slug:slug>/register", views.register, name="tournament-page-register"),
     path("<slug:slug>/withdraw", views.withdraw, name="tournament-page-withdraw"),

@@ -133,5 +133,5 @@ def test_a_disputed_death_match_is_overturned_from_the_full_log(
 
     admin.goto(f"{live_url}/audit/?action=disputes.ruled")
     logged = admin.locator(".audit-row").first.inner_text()
-    assert "disputes.ruled" in logged and RULING in logged and "referee" in logged
+    assert "ruled on the dispute on" in logged and RULING in logged and "referee" in logged
     screenshot(admin, "audit-log")

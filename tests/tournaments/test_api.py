@@ -236,9 +236,9 @@ def test_a_genius_episode_is_played_step_by_step_through_the_api(season):
         f"{episode}/opponent", {"ec": p4.pk, "dmo": p2.pk}, format="json"
     )
     assert protected.status_code == 400
-    assert (
-        protected.json()["detail"] == f"player {p2.pk} holds a Token of Life and cannot be chosen"
-    )
+    # Named as people know them (issue #27, finding 7), not by an internal number.
+    detail = protected.json()["detail"]
+    assert detail == f"player {p2.display_name} holds a Token of Life and cannot be chosen"
     state = post(client_for(p4.user), f"{episode}/opponent", {"ec": p4.pk, "dmo": p3.pk})
     assert state["status"] == "death_match" and state["dmos"] == {str(p4.pk): p3.pk}
     result = post(organiser, f"{base}/matches/E1.DM1/result", {"winner": p3.pk})

@@ -73,11 +73,13 @@ def test_a_forced_correction_in_double_elimination_is_listed_then_repairs_both_b
     refused = organiser.post(base, upset, format="json")
     assert refused.status_code == 409
     assert refused.json()["detail"] == (
-        "W2.1, L1.1, L2.1, GF1 already started; a staff admin may force the correction with a "
-        "reason"
+        "W2.1, L1.1, L2.1, GF1 were already played; preview the correction (a dry run lists "
+        "what it resets), then confirm it with a reason"
     )
     forced = upset | {"force": True, "reason": "score sheet misread"}
-    assert organiser.post(base, forced | {"dry_run": True}, format="json").status_code == 403
+    # Those matches are over: the organiser previews it as a staff admin would (issue #27).
+    own = organiser.post(base, forced | {"dry_run": True}, format="json")
+    assert own.status_code == 200 and own.json()["resets"] == ["W2.1", "L1.1", "L2.1", "GF1"]
     preview = referee.post(base, forced | {"dry_run": True}, format="json")
     assert preview.status_code == 200, preview.content
     assert preview.json() == {
@@ -133,11 +135,12 @@ def test_correcting_the_grand_final_opens_or_resets_the_bracket_reset():
     assert reset.status == "ready" and (reset.home, reset.away) == (final.away, final.home)
     report_top_seed_wins(stage, "GF2")
     final.refresh_from_db()
-    with pytest.raises(Conflict, match="GF2 already started"):
+    with pytest.raises(Conflict, match="GF2 was already played; preview the correction"):
         services.match_report_result(match=final, by=tournament.organiser, winner=final.home)
+    # The organiser confirms it themselves (GF2 is over), with a reason and the list.
     services.match_report_result(
         match=final,
-        by=staff_admin(),
+        by=tournament.organiser,
         winner=final.home,
         force=True,
         reason="the winners' champion won GF1",
@@ -243,14 +246,15 @@ def test_bad_corrections_are_4xx_and_change_nothing():
     referee, organiser = client_for(staff_admin()), client_for(tournament.organiser)
     base = f"/api/tournaments/{tournament.slug}/matches"
     upset = {"winner": stage.matches.get(code="W1.1").away_id, "force": True, "reason": "x"}
+    resets = ["W2.1", "L1.1", "L2.1", "GF1"]
     before = snapshot(stage)
     cases = [
         (referee, "W9.9", upset | {"dry_run": True}, 404, "no match 'W9.9' in this tournament"),
-        (organiser, "W1.1", upset | {"dry_run": True}, 403, "staff admin and a reason"),
+        (organiser, "W1.1", upset | {"reason": "", "resets": resets}, 400, "needs a reason"),
         (referee, "W1.1", {**upset, "dry_run": True, "force": False}, 400, "dry run previews"),
         (referee, "W1.1", upset | {"resets": "W2.1"}, 400, "invalid input"),
         (referee, "W1.1", upset | {"resets": [{"code": 1}]}, 400, "invalid input"),
-        (referee, "W1.1", upset | {"reason": "", "dry_run": True}, 403, "a reason"),
+        (referee, "W1.1", upset | {"reason": "", "resets": resets}, 403, "a reason"),
     ]
     for client, code, body, status, detail in cases:
         response = client.post(f"{base}/{code}/result", body, format="json")

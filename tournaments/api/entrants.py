@@ -43,7 +43,7 @@ class WithdrawView(TournamentAPIView):
             entrant = selectors.my_entrant(tournament, request.user)
         else:
             entrant = selectors.entrant(tournament, data["entrant"])
-        services.entrant_withdraw(entrant=entrant, by=request.user)
+        services.entrant_withdraw(entrant=entrant, by=request.user, reason=data["reason"])
         entrant.refresh_from_db()
         return Response(entrant_payload(entrant))
 

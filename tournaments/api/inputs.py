@@ -81,6 +81,14 @@ class RegisterInput(serializers.Serializer):
 
 class WithdrawInput(serializers.Serializer):
     entrant = id_field(required=False, allow_null=True)
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        default="",
+        help_text="Why (kept in the audit log); needed to withdraw someone else from a "
+        "running tournament, whose open matches they then lose by forfeit",
+    )
 
 
 class SeedingInput(serializers.Serializer):

@@ -20,6 +20,7 @@ from games import engines
 from games import services as game_services
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import ConfigError
+from games.engines.messages import Message
 from hosting.core.errors import Conflict, Forbidden
 from hosting.core.wording import say
 from tournaments import adapters
@@ -134,11 +135,31 @@ def append_ledger(tournament: Tournament, before: ledger.Ledger, after: ledger.L
 
 
 def _decided(call: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run a pure rule; its refusal becomes a user error with the rule's own words."""
+    """Run a pure rule; its refusal becomes a user error with the rule's own words, the
+    players it names by their names (the pure rules know them by id)."""
     try:
         return call(*args, **kwargs)
     except FormatError as error:
-        raise TournamentUserError(str(error)) from None
+        raise TournamentUserError(_named(error.args[0] if error.args else str(error))) from None
+
+
+# The parameters of the pure rules' messages that are a player's id.
+PLAYER_PARAMS = ("ec", "dmo", "chosen", "player", "giver", "receiver", "winner", "loser")
+
+
+def _named(message: Any) -> Any:
+    if not isinstance(message, Message) or message.parts:
+        return message
+    params = message.params.items()
+    ids = {value for key, value in params if key in PLAYER_PARAMS and type(value) is int}
+    if not ids:
+        return message
+    names = dict(Entrant.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+    params = {
+        key: names.get(value, value) if key in PLAYER_PARAMS and type(value) is int else value
+        for key, value in message.params.items()
+    }
+    return Message(message.template, **params)
 
 
 # -- the season -------------------------------------------------------------------------------
@@ -153,7 +174,7 @@ def season_start(*, tournament: Tournament, by: Any) -> Episode:
         if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN):
             raise Conflict(_("this season has already started"))
         rules_for(tournament)
-        withdraw_no_shows(tournament)
+        withdraw_no_shows(tournament, by)
         cast = adapters.seeded_entrants_for(tournament)
         if len(cast) < 3:
             raise Conflict(_("a season needs a seeded cast of at least three players"))

@@ -9,6 +9,7 @@ records an audit entry (``tournaments.core.audit``) and calls the pure formats t
 - ``matches``: one match's games played and counted, its result decided.
 - ``results``: results from hosted games or the organiser, and corrections of them.
 - ``corrections``: what a corrected result repairs downstream in the bracket.
+- ``withdrawals``: an entry ended early (withdrawn, disqualified), what it costs, its undo.
 - ``standings``: the ranked entrants.
 
 Below them ``tournaments.core``; above them the seasons and the disputes, which a result
@@ -26,10 +27,8 @@ from tournaments.services.registration import (
     TOURNAMENT_FORMATS,
     check_in_open,
     entrant_check_in,
-    entrant_disqualify,
     entrant_promote,
     entrant_register,
-    entrant_withdraw,
     registration_open,
     seeding_apply,
     tournament_create,
@@ -37,8 +36,16 @@ from tournaments.services.registration import (
     waiting_list,
 )
 from tournaments.services.results import correction_preview, match_report_result
-from tournaments.services.stages import stage_start, swiss_round_start
+from tournaments.services.stages import no_shows, stage_start, swiss_round_start
 from tournaments.services.standings import standings, standings_table
+from tournaments.services.withdrawals import (
+    consequence,
+    entrant_disqualify,
+    entrant_reinstate,
+    entrant_withdraw,
+    forfeited_since,
+    undo_blockers,
+)
 
 __all__ = [
     "MAX_SEED_WINDOW_SECONDS",
@@ -47,14 +54,18 @@ __all__ = [
     "TournamentUserError",
     "check_in_open",
     "check_runs",
+    "consequence",
     "correction_preview",
     "engine_config",
     "entrant_check_in",
     "entrant_disqualify",
     "entrant_promote",
     "entrant_register",
+    "entrant_reinstate",
     "entrant_withdraw",
+    "forfeited_since",
     "match_report_result",
+    "no_shows",
     "registration_open",
     "seeding_apply",
     "stage_start",
@@ -63,5 +74,6 @@ __all__ = [
     "swiss_round_start",
     "tournament_create",
     "tournament_update",
+    "undo_blockers",
     "waiting_list",
 ]

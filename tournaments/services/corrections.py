@@ -113,7 +113,7 @@ def apply(match: Match, fixed: Plan, *, by: Any, reason: str) -> None:
         reset = other.code in fixed.resets
         if reset:
             reset_games(other, by=by, reason=reason, corrected=match.code)
-        _clear(other)
+        clear(other)
         if reset:
             emit(tournament.pk, "match.reset", **match_data(other), corrected=match.code)
     Round.objects.filter(stage=stage, matches__code__in=codes).update(status=Round.Status.RUNNING)
@@ -157,7 +157,8 @@ def _void_games(match: Match, *, because: str) -> list[int]:
     return voided
 
 
-def _clear(match: Match) -> None:
+def clear(match: Match) -> None:
+    """The match back to waiting for its entrants (``stages.advance`` fills it again)."""
     match.home = match.away = match.winner = match.loser = None
     match.home_score = match.away_score = 0
     match.result_kind = ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,16 +24,15 @@ from tournaments.core.errors import TournamentUserError
 from tournaments.core.locking import lock_tournament
 from tournaments.core.permissions import check_runs
 from tournaments.formats import FormatError
-from tournaments.models import Entrant, Match, Tournament
+from tournaments.models import Entrant, Tournament
 from tournaments.services.matches import UNDECIDED_RULES, engine_config
-from tournaments.services.results import match_report_result
 from tournaments.services.stages import SWISS_PAIRING
 
 Status = Tournament.Status
 SEEDING_METHODS = ("manual", "random", "rating")
 TOURNAMENT_FORMATS = (*adapters.BRACKET_FORMATS, "swiss", "genius")
 # Addresses of pages beside the tournaments' own (/tournaments/new/, /tournaments/mine/).
-RESERVED_SLUGS = frozenset({"new", "mine"})
+RESERVED_SLUGS = frozenset({"new", "mine", "become-organiser", "organiser-requests"})
 # A match game waits at most this long for its players' client seeds (games.fairness).
 MAX_SEED_WINDOW_SECONDS = 600
 
@@ -203,27 +202,6 @@ def entrant_register(
         return entrant
 
 
-def entrant_withdraw(*, entrant: Entrant, by: Any) -> None:
-    """Withdraw; before the start the first on the waitlist takes the place."""
-    with transaction.atomic():
-        tournament = lock_tournament(entrant.tournament)
-        entrant.refresh_from_db()
-        if by != entrant.user:
-            check_runs(tournament, by)
-        if entrant.status in (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED):
-            raise Conflict(_("this entry has already ended"))
-        held_place = entrant.status in (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
-        entrant.status = Entrant.Status.WITHDRAWN
-        entrant.save(update_fields=["status"])
-        audit.log(tournament, by, "entrant.withdrawn", entrant=entrant.pk)
-        if held_place and tournament.status in (Status.REGISTRATION, Status.CHECK_IN):
-            promoted = waiting_list(tournament).first()
-            if promoted is not None:
-                promoted.status = Entrant.Status.REGISTERED
-                promoted.save(update_fields=["status"])
-                audit.log(tournament, None, "entrant.promoted", entrant=promoted.pk)
-
-
 def waiting_list(tournament: Tournament) -> Any:
     """The waitlist in the order its places are given: first registered, first promoted."""
     waiting = tournament.entrants.filter(status=Entrant.Status.WAITLISTED)
@@ -276,46 +254,6 @@ def entrant_promote(*, entrant: Entrant, by: Any) -> None:
         entrant.status = Entrant.Status.REGISTERED
         entrant.save(update_fields=["status"])
         audit.log(tournament, by, "entrant.promoted", entrant=entrant.pk)
-
-
-def entrant_disqualify(*, entrant: Entrant, by: Any, reason: str) -> None:
-    """The organiser disqualifies an entrant, with a reason. Before the start the place goes
-    to the waitlist as for a withdrawal; once running, a match they are playing or about to
-    play is won by their opponent by forfeit."""
-    if not reason.strip():
-        raise TournamentUserError(_("a disqualification needs a reason"))
-    with transaction.atomic():
-        tournament = lock_tournament(entrant.tournament)
-        check_runs(tournament, by)
-        entrant.refresh_from_db()
-        if entrant.status in (Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED):
-            raise Conflict(_("this entry has already ended"))
-        held_place = entrant.status in (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
-        held_status = entrant.status
-        entrant.status = Entrant.Status.DISQUALIFIED
-        entrant.save(update_fields=["status"])
-        audit.log(
-            tournament,
-            by,
-            "entrant.disqualified",
-            reason=reason,
-            target=f"entrant:{entrant.pk}",
-            before={"status": held_status},
-            after={"status": entrant.status},
-            entrant=entrant.pk,
-        )
-        if held_place and tournament.status in (Status.REGISTRATION, Status.CHECK_IN):
-            promoted = waiting_list(tournament).first()
-            if promoted is not None:
-                promoted.status = Entrant.Status.REGISTERED
-                promoted.save(update_fields=["status"])
-                audit.log(tournament, None, "entrant.promoted", entrant=promoted.pk)
-        open_matches = Match.objects.filter(
-            stage__tournament=tournament, status__in=[Match.Status.READY, Match.Status.LIVE]
-        ).filter(models.Q(home=entrant) | models.Q(away=entrant))
-        for match in open_matches:
-            opponent = match.away if match.home_id == entrant.pk else match.home
-            match_report_result(match=match, by=by, winner=opponent, forfeit=True, reason=reason)
 
 
 def seeding_apply(

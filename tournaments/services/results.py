@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import services as game_services
 from games.models import GameSession
@@ -86,9 +87,10 @@ def match_report_result(
     resets: list[str] | None = None,
 ) -> Match:
     """The organiser enters (or corrects) a result. A correction repairs every match it feeds
-    (``services.corrections``); one that would reset a match already started, or that
-    comes before Swiss rounds already paired, is refused unless a staff admin forces it with
-    a reason and the ``resets`` that ``correction_preview`` listed."""
+    (``services.corrections``). One that would reset matches already played is confirmed
+    (``force``) with a reason and the ``resets`` that ``correction_preview`` listed: by the
+    organiser when those matches are over, by a staff admin when a game is under way in
+    one or Swiss rounds were paired after it (``organiser_may_force``)."""
     with transaction.atomic():
         tournament = lock_tournament(match.stage.tournament)
         check_runs(tournament, by)
@@ -146,8 +148,8 @@ def correction_preview(
     away_score: float | None = None,
     reason: str = "",
 ) -> corrections.Plan:
-    """A forced correction's dry run: what it would reset, checked as the correction itself
-    is (a staff admin, a reason, a result the match allows), changing nothing."""
+    """A correction's dry run: what it would reset, checked as the confirmed correction itself
+    is (who may confirm it, a reason, a result the match allows), changing nothing."""
     with transaction.atomic():
         tournament = lock_tournament(match.stage.tournament)
         check_runs(tournament, by)
@@ -155,12 +157,20 @@ def correction_preview(
         checked_result(match, winner, home_score, away_score)
         if match.status != Match.Status.FINISHED:
             raise Conflict(_("%(match)s has no result to correct yet") % {"match": match.code})
-        return _correction_plan(match, winner, by, True, reason)
+        return _correction_plan(match, winner, by, True, reason, previewing=True)
 
 
 def _correction_plan(
-    match: Match, winner: Entrant | None, by: Any, force: bool, reason: str
+    match: Match,
+    winner: Entrant | None,
+    by: Any,
+    force: bool,
+    reason: str,
+    *,
+    previewing: bool = False,
 ) -> corrections.Plan:
+    """What correcting ``match`` resets, refused unless ``by`` may confirm it; a preview
+    (``previewing``) is shown before the reason is asked for, the confirmation needs it."""
     if match.stage.format == "genius":
         raise Conflict(
             _(
@@ -169,8 +179,17 @@ def _correction_plan(
             )
         )
     plan = corrections.plan(match, winner)
+    own = organiser_may_force(match, plan)
     if plan.blocking and not force:
-        if plan.resets:
+        if own:
+            message = ngettext(
+                "%(matches)s was already played; preview the correction (a dry run lists "
+                "what it resets), then confirm it with a reason",
+                "%(matches)s were already played; preview the correction (a dry run lists "
+                "what it resets), then confirm it with a reason",
+                len(plan.resets),
+            ) % {"matches": ", ".join(plan.resets)}
+        elif plan.resets:
             message = _(
                 "%(matches)s already started; a staff admin may force the correction with a reason"
             ) % {"matches": ", ".join(plan.resets)}
@@ -180,9 +199,30 @@ def _correction_plan(
                 "with a reason"
             ) % {"number": match.round.number + 1}
         raise Conflict(message)
-    if force and not (is_staff_admin(by) and reason.strip()):
-        raise Forbidden(_("forcing a correction takes a staff admin and a reason"))
+    if force:
+        staff = is_staff_admin(by)
+        if not staff and not own:
+            raise Forbidden(_("forcing a correction takes a staff admin and a reason"))
+        if not reason.strip() and not previewing:
+            if staff:
+                raise Forbidden(_("forcing a correction takes a staff admin and a reason"))
+            raise TournamentUserError(_("a correction that resets played matches needs a reason"))
     return plan
+
+
+def organiser_may_force(match: Match, plan: corrections.Plan) -> bool:
+    """Whether the tournament's organiser may confirm this correction themselves: every match
+    it resets is over (none has a game under way) and no later Swiss round was paired. A
+    game being played, or a Swiss round paired on the old result, takes a staff admin."""
+    if plan.later_swiss:
+        return False
+    if not plan.resets:
+        return True
+    over = (Match.Status.FINISHED, Match.Status.CLOSED)
+    unfinished = Match.objects.filter(stage=match.stage, code__in=plan.resets).exclude(
+        status__in=over
+    )
+    return not unfinished.exists()
 
 
 def _listed(codes: Any) -> str:

@@ -34,7 +34,7 @@ def stage_start(*, tournament: Tournament, by: Any) -> Stage:
         check_runs(tournament, by)
         if tournament.status not in (Status.REGISTRATION, Status.CHECK_IN):
             raise Conflict(_("this tournament has already started"))
-        withdraw_no_shows(tournament)
+        withdraw_no_shows(tournament, by)
         seeded = adapters.seeded_entrants_for(tournament)
         if len(seeded) < 2:
             raise Conflict(_("at least two seeded entrants are needed; apply a seeding first"))
@@ -68,11 +68,30 @@ def stage_start(*, tournament: Tournament, by: Any) -> Stage:
         return stage
 
 
-def withdraw_no_shows(tournament: Tournament) -> None:
-    """At the start, entrants who did not check in (when check-in was held) are out."""
-    if tournament.status == Status.CHECK_IN:
-        no_shows = tournament.entrants.filter(status=Entrant.Status.REGISTERED)
-        no_shows.update(status=Entrant.Status.WITHDRAWN, seed=None)
+def no_shows(tournament: Tournament) -> list[Entrant]:
+    """Who the start would withdraw: registered, not checked in, when check-in was held."""
+    if tournament.status != Status.CHECK_IN:
+        return []
+    registered = tournament.entrants.filter(status=Entrant.Status.REGISTERED)
+    return list(registered.order_by("seed", "registered_at", "pk"))
+
+
+def withdraw_no_shows(tournament: Tournament, by: Any) -> None:
+    """At the start, entrants who did not check in (when check-in was held) are out, each
+    with an audit entry of their own."""
+    for entrant in no_shows(tournament):
+        before = {"status": entrant.status, "seed": entrant.seed}
+        entrant.status, entrant.seed = Entrant.Status.WITHDRAWN, None
+        entrant.save(update_fields=["status", "seed"])
+        audit.log(
+            tournament,
+            by,
+            "entrant.no_show_withdrawn",
+            target=f"entrant:{entrant.pk}",
+            before=before,
+            after={"status": entrant.status, "seed": None},
+            entrant=entrant.pk,
+        )
 
 
 def _create_bracket(stage: Stage, entrants: int) -> None:

@@ -8,6 +8,7 @@ from tournaments import adapters, tiebreaks
 from tournaments.core.errors import TournamentUserError
 from tournaments.formats import FormatError
 from tournaments.models import Tournament
+from tournaments.services.stages import ENDED_ENTRIES
 
 
 def standings(*, tournament: Tournament, regulations: str | None = None) -> list[dict[str, Any]]:
@@ -62,4 +63,7 @@ def _named(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str,
         entrant = seeds.get(row["id"])
         row["entrant"] = entrant.pk if entrant else None
         row["name"] = entrant.display_name if entrant else f"seed {row['id']}"
+        # Out of the event whatever the table says: withdrawn or disqualified while it ran.
+        ended = entrant is not None and entrant.status in ENDED_ENTRIES
+        row["entry_ended"] = entrant.status if ended else None
     return rows

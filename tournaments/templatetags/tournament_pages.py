@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -56,8 +57,8 @@ LEDGER_KINDS = {
 }
 
 REGULATIONS = {
-    "fide-2024": _("FIDE C.07, applied from 1 August 2024"),
-    "fide-2026": _("FIDE C.07, amended with effect from 1 March 2026"),
+    "fide-2024": _("of 2024"),
+    "fide-2026": _("of 2026"),
 }
 VISIBILITY = dict(Tournament.Visibility.choices)
 
@@ -130,17 +131,28 @@ def tiebreak_name(key: str) -> Any:
     return TIEBREAKS.get(key, (key, key))[1]
 
 
+QUARTERS = {0: "", 1: "¼", 2: "½", 3: "¾"}
+
+
 @register.filter
 def points(value: Any) -> str:
-    """1.5 → "1½", 0.5 → "½", 2.0 → "2", 3.25 → "3.25"; anything else as it is."""
+    """Every score in one format, the one a score sheet uses: 1.5 → "1½", 0.5 → "½",
+    2.25 → "2¼" (a Sonneborn-Berger of half points), 2.0 → "2"; finer values as decimals."""
     if not isinstance(value, int | float):
         return "" if value is None else str(value)
-    if value * 2 != int(value * 2):
-        return f"{value:.2f}".rstrip("0")
-    whole, half = divmod(round(value * 2), 2)
-    if not half:
-        return str(whole)
-    return f"{whole}½" if whole else "½"
+    if value * 4 != int(value * 4):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    whole, quarter = divmod(round(abs(value) * 4), 4)
+    sign = "-" if value < 0 else ""
+    if not quarter:
+        return f"{sign}{whole}"
+    return f"{sign}{whole or ''}{QUARTERS[quarter]}"
+
+
+@register.simple_tag
+def winners(standings: Any) -> list[str]:
+    """The names ranked first: one Winner line, or one line naming everyone tied for first."""
+    return [row["name"] for row in standings or [] if row.get("rank") == 1]
 
 
 @register.filter
@@ -238,10 +250,40 @@ def _labels(context: template.Context) -> _Labels:
     return cache["match_box_labels"]
 
 
-def _side_html(match: dict[str, Any], index: int, labels: _Labels) -> str:
+def _seed_names(context: template.Context) -> dict[Any, str]:
+    """Who already holds a side of a match still waiting for its other side, once per page:
+    by seed (a bye's winner placed in round 2: its name, not "Seed 1") and by reference
+    (``"W1.1:winner"`` once W1.1 is decided: its winner's name, not "Winner of W1.1")."""
+    cache = context.render_context
+    if "seed_names" not in cache:
+        board = context.get("board") or {}
+        detail = board.get("detail") or {}
+        entrants = detail.get("entrants") or []
+        known: dict[Any, str] = {e["seed"]: e["name"] for e in entrants if e.get("seed")}
+        for stage in (detail.get("stages") or [])[-1:]:
+            for round_ in stage.get("rounds", []):
+                for match in round_.get("matches", []):
+                    sides = [match.get("home"), match.get("away")]
+                    won = next((s for s in sides if s and s["id"] == match.get("winner")), None)
+                    lost = next((s for s in sides if s and won and s["id"] != won["id"]), None)
+                    if won and match.get("status") in ("finished", "closed"):
+                        known[f"{match['code']}:winner"] = won["name"]
+                        if lost:
+                            known[f"{match['code']}:loser"] = lost["name"]
+        cache["seed_names"] = known
+    return cache["seed_names"]
+
+
+def _side_html(
+    match: dict[str, Any], index: int, labels: _Labels, seeds: dict[Any, str] | None = None
+) -> str:
     side = match["home" if index == 0 else "away"]
     won = side is not None and match["winner"] == side["id"]
-    if side is None:
+    slots = match.get("slots") or []
+    slot = slots[index] if index < len(slots) else None
+    if side is None and isinstance(slot, int | str) and slot in (seeds or {}):
+        name = escape((seeds or {})[slot])
+    elif side is None:
         name = f'<span class="tbd">{escape(slot_label(match, index))}</span>'
     else:
         name = escape(side["name"])
@@ -283,12 +325,50 @@ def match_box(context: template.Context, match: dict[str, Any]) -> SafeString:
     else:
         state = ""
     code = escape(match["code"])
+    seeds = _seed_names(context)
     bye = " is-bye" if match["result_kind"] == "bye" else ""
+    report = _report_form(context, match) if context.get("reporting") else ""
     # Every value above is escaped or a fixed string.
     return mark_safe(
         f'<article class="match status-{escape(status)}{bye}" id="match-{code}">'
         f'<header><span class="code">{code}</span>{state}</header><ul class="sides">'
-        f"{_side_html(match, 0, labels)}{_side_html(match, 1, labels)}</ul></article>"
+        f"{_side_html(match, 0, labels, seeds)}{_side_html(match, 1, labels, seeds)}</ul>"
+        f"{report}</article>"
+    )
+
+
+DRAWN_FORMATS = ("swiss", "round_robin", "genius")
+
+
+def _report_form(context: template.Context, match: dict[str, Any]) -> str:
+    """On the organiser's bracket: a match waiting for its result is reported on its card,
+    one button per outcome (nobody preselected); what the console answers is shown in the
+    card, beside the buttons pressed (its feedback slot stays after the form is gone)."""
+    form_id = f"card-{match['code']}"
+    slot = str(form_feedback(context, form_id))
+    home, away = match.get("home"), match.get("away")
+    if match["status"] not in ("ready", "live") or not home or not away:
+        return slot
+    tournament = context["tournament"]
+    action = reverse("tournament-manage-action", args=[tournament.slug, "result"])
+    buttons = "".join(
+        f'<button type="submit" name="winner" value="{int(side["id"])}" class="secondary small">'
+        f"{escape(_('%(name)s won') % {'name': side['name']})}</button>"
+        for side in (home, away)
+    )
+    if tournament.format in DRAWN_FORMATS:
+        buttons += (
+            f'<button type="submit" name="winner" value="draw" class="secondary small">'
+            f"{escape(_('Draw'))}</button>"
+        )
+    label = escape(_("Report the result of %(code)s") % {"code": match["code"]})
+    token = escape(context.get("csrf_token", ""))
+    return (
+        f'<form method="post" action="{escape(action)}" id="{escape(form_id)}" '
+        f'class="card-report" aria-label="{label}">'
+        f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
+        f'<input type="hidden" name="match" value="{escape(match["code"])}">'
+        f'<span class="card-report-ask">{escape(_("Who won?"))}</span>{buttons}</form>{slot}'
     )
 
 

@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.exceptions import ValidationError
 
@@ -35,6 +36,7 @@ from tournaments.api.inputs import (
     SealedOpenInput,
     TournamentCreateInput,
 )
+from tournaments.core import audit_sentences
 from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import AuditEntry, Episode, Tournament
@@ -53,12 +55,49 @@ def run_by(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
+# The fields of the console's forms as their labels name them, for the refusals.
+FIELD_NAMES = {
+    "name": gettext_lazy("Name"),
+    "slug": gettext_lazy("Address"),
+    "description": gettext_lazy("Description"),
+    "visibility": gettext_lazy("Visibility"),
+    "game": gettext_lazy("Game"),
+    "format": gettext_lazy("Format"),
+    "ruleset": gettext_lazy("Ruleset"),
+    "allowances": gettext_lazy("Allowance per phase"),
+    "time_control": gettext_lazy("Time control"),
+    "reserve": gettext_lazy("Reserve"),
+    "increment": gettext_lazy("Increment"),
+    "best_of": gettext_lazy("Games per match"),
+    "seed_window_seconds": gettext_lazy("Seed window"),
+    "format_options": gettext_lazy("Format options"),
+    "tiebreaks": gettext_lazy("Tie-breaks"),
+    "capacity": gettext_lazy("Places"),
+    "registration_opens": gettext_lazy("Registration opens"),
+    "registration_closes": gettext_lazy("Registration closes"),
+    "check_in_closes": gettext_lazy("Check-in closes"),
+    "config": gettext_lazy("Game options"),
+    "engine": gettext_lazy("Game"),
+    "dmo_deadline": gettext_lazy("Deadline for the EC's DMO pick"),
+    "winner": gettext_lazy("Winner"),
+    "reason": gettext_lazy("Reason"),
+    "amount": gettext_lazy("Amount"),
+    "entrant": gettext_lazy("Entrant"),
+    "prompt": gettext_lazy("Prompt"),
+    "deadline": gettext_lazy("Deadline"),
+}
+
+
 def _errors(error: ValidationError) -> list[str]:
-    """A serializer's refusal in lines a person reads: "field: reason"."""
+    """A serializer's refusal in lines a person reads: "Field label: reason"."""
 
     def lines(detail: Any, prefix: str = "") -> list[str]:
         if isinstance(detail, dict):
-            return [line for key, value in detail.items() for line in lines(value, f"{key}: ")]
+            return [
+                line
+                for key, value in detail.items()
+                for line in lines(value, f"{FIELD_NAMES.get(key, key)}: ")
+            ]
         if isinstance(detail, list):
             return [line for item in detail for line in lines(item, prefix)]
         return [f"{prefix}{detail}".replace("non_field_errors: ", "")]
@@ -109,9 +148,9 @@ def _creation(post: Any) -> dict[str, Any]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    if not is_organiser(request.user):
-        messages.error(request, _("Only organisers can create tournaments."))
-        return redirect("tournament-list")
+    if not is_organiser(request.user):  # where to ask for the role, not a dead end
+        messages.info(request, _("Only organisers can create tournaments: ask for the role here."))
+        return redirect("become-organiser")
     errors: list[str] = []
     if request.method == "POST":
         try:
@@ -225,9 +264,12 @@ def console(
     preview: dict[str, Any] | None = None,
     told: dict[str, Any] | None = None,
     status: int = 200,
+    removal: dict[str, Any] | None = None,
+    starting: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """The console; ``preview`` is a forced correction's dry run waiting to be confirmed,
-    ``told`` the feedback of an htmx-posted form."""
+    """The console; ``preview`` is a correction's dry run waiting to be confirmed, ``removal``
+    a withdrawal or disqualification and what it costs, ``told`` the feedback of an
+    htmx-posted form."""
     tournament = run_by(request, slug)
     drawn = selectors.board(tournament)
     entrants = list(tournament.entrants.order_by("seed", "registered_at", "pk"))
@@ -247,7 +289,7 @@ def console(
         "matches": matches,
         "episode": episode,
         "still_in": [e for e in entrants if e.eliminated_in is None and e.seed is not None],
-        "audit": list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN]),
+        "audit": audit_sentences.sentences(list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN])),
         "is_staff_admin": is_staff_admin(request.user),
         "engines": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
         "duel_engines": [
@@ -256,13 +298,25 @@ def console(
             if engines.get(key).min_seats <= 2 <= engines.get(key).max_seats
         ],
         "dm_setup": _dm_setup(tournament, episode),
+        "picking": _picking(tournament, episode),
         "preview": preview,
+        "removal": removal,
+        "starting": starting,
+        "undoable": _undoable(tournament, entrants),
         "feedback": told,
         "seeding": tournament.status
         in (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN),
         "next_round": _next_swiss_round(tournament),
     }
     return render(request, "tournaments/manage/console.html", context, status=status)
+
+
+def _undoable(tournament: Tournament, entrants: list[Any]) -> set[int]:
+    """The ended entries whose withdrawal can still be undone (nothing since depends on it)."""
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        return set()
+    ended = [e for e in entrants if e.status in ("withdrawn", "disqualified") and e.seed]
+    return {e.pk for e in ended if services.forfeited_since(e) and not services.undo_blockers(e)}
 
 
 def _next_swiss_round(tournament: Tournament) -> int | None:
@@ -274,6 +328,20 @@ def _next_swiss_round(tournament: Tournament) -> int | None:
         return None
     number = stage.rounds.count() + 1
     return number if number <= (stage.total_rounds or 0) else None
+
+
+def _picking(tournament: Tournament, episode: Any) -> dict[str, list[Any]] | None:
+    """While opponents are chosen: the ECs yet to pick and whom they may pick (never a Token
+    of Life holder the rules protect), so the host is offered only what the rules accept."""
+    if episode is None or episode.status != Episode.Status.OPPONENTS:
+        return None
+    pure = seasons.episode_for(episode)
+    eligible = genius.eligible_opponents(seasons.season_for(tournament, episode), pure)
+    people = {e.pk: e for e in tournament.entrants.filter(pk__in=[*pure.ecs, *eligible])}
+    return {
+        "ecs": [people[pk] for pk in pure.ecs if pk not in pure.dmos and pk in people],
+        "dmos": [people[pk] for pk in eligible if pk in people],
+    }
 
 
 def _dm_setup(tournament: Tournament, episode: Any) -> dict[str, Any] | None:
@@ -341,7 +409,12 @@ def seed(request: HttpRequest, tournament: Tournament) -> str:
     return _("The seeding is applied.")
 
 
-def start(request: HttpRequest, tournament: Tournament) -> str:
+def start(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
+    """Start; when players registered but did not check in, first a confirmation naming
+    them (the start withdraws them)."""
+    absent = services.no_shows(tournament)
+    if absent and request.POST.get("confirm") != "yes":
+        return {"starting": {"no_shows": [e.display_name for e in absent]}}
     begin = seasons.season_start if tournament.format == genius.KEY else services.stage_start
     begin(tournament=tournament, by=request.user)
     return _("The tournament has started.")
@@ -352,25 +425,32 @@ def next_round(request: HttpRequest, tournament: Tournament) -> str:
     return _("Round %(number)s is paired.") % {"number": round_.number}
 
 
-def entrant(request: HttpRequest, tournament: Tournament) -> str:
-    """Check someone in at the desk, promote from the waitlist, withdraw or disqualify."""
+def entrant(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
+    """Check someone in at the desk, promote from the waitlist, withdraw or disqualify (first
+    a confirmation naming what it costs, then with a reason), or undo a withdrawal."""
     person = selectors.entrant(tournament, _entrant_id(request.POST))
     what = request.POST.get("what", "")
     name = {"name": person.display_name}
+    reason = request.POST.get("reason", "").strip()
     if what == "check_in":
         services.entrant_check_in(entrant=person, by=request.user)
         return _("%(name)s is checked in.") % name
     if what == "promote":
         services.entrant_promote(entrant=person, by=request.user)
         return _("%(name)s has a place now.") % name
+    if what == "reinstate":
+        services.entrant_reinstate(entrant=person, by=request.user, reason=reason)
+        return _("%(name)s is back in the tournament.") % name
+    if what not in ("withdraw", "disqualify"):
+        raise UserError(_("Choose what to do with the entrant."))
+    if request.POST.get("confirm") != "yes":
+        cost = services.consequence(entrant=person, by=request.user)
+        return {"removal": {"entrant": person.pk, "what": what, "reason": reason, "cost": cost}}
     if what == "withdraw":
-        services.entrant_withdraw(entrant=person, by=request.user)
+        services.entrant_withdraw(entrant=person, by=request.user, reason=reason)
         return _("%(name)s is withdrawn.") % name
-    if what == "disqualify":
-        reason = request.POST.get("reason", "")
-        services.entrant_disqualify(entrant=person, by=request.user, reason=reason)
-        return _("%(name)s is disqualified.") % name
-    raise UserError(_("Choose what to do with the entrant."))
+    services.entrant_disqualify(entrant=person, by=request.user, reason=reason)
+    return _("%(name)s is disqualified.") % name
 
 
 def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]:
@@ -378,8 +458,10 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
     run (the matches it resets listed), then confirmed with exactly that list."""
     match = selectors.match(tournament, request.POST.get("match", ""))
     post = request.POST
+    if not post.get("winner"):  # nobody's win is assumed: the form preselects no one
+        raise UserError(_("Choose who won %(code)s.") % {"code": match.code})
     body: dict[str, Any] = {
-        "winner": None if post.get("winner") in ("", "draw", None) else post.get("winner"),
+        "winner": None if post.get("winner") == "draw" else post.get("winner"),
         "force": post.get("force") == "on",
         "reason": post.get("reason", ""),
         "forfeit": post.get("forfeit") == "on",
@@ -390,6 +472,9 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
     confirmed = post.get("confirm") == "yes"
     if confirmed:
         body["resets"] = [code for code in post.getlist("resets") if code]
+    elif match.status == "finished":
+        # Every correction is previewed first: what it resets, named, before anything changes.
+        body["force"] = body["dry_run"] = True
     else:
         body["dry_run"] = body["force"]
     data = valid(ResultInput, body)
@@ -400,14 +485,17 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
             match=match, by=request.user, winner=winner, reason=data["reason"], **scores
         )
         return {
-            "match": match.code,
-            "winner": data["winner"],
-            "winner_name": winner.display_name if winner else None,
-            "reason": data["reason"],
-            "forfeit": data["forfeit"],
-            "resets": list(plan.resets),
-            "refills": list(plan.refills),
-            "later_rounds_kept": list(plan.later_swiss),
+            "preview": {
+                "match": match.code,
+                "winner": data["winner"],
+                "winner_name": winner.display_name if winner else None,
+                "reason": data["reason"],
+                "forfeit": data["forfeit"],
+                "resets": list(plan.resets),
+                "reset_matches": _described(tournament, plan.resets),
+                "refills": list(plan.refills),
+                "later_rounds_kept": list(plan.later_swiss),
+            }
         }
     services.match_report_result(
         match=match,
@@ -420,6 +508,27 @@ def result(request: HttpRequest, tournament: Tournament) -> str | dict[str, Any]
         **scores,
     )
     return _("The result of %(code)s is recorded.") % {"code": match.code}
+
+
+def _described(tournament: Tournament, codes: Any) -> list[dict[str, Any]]:
+    """The matches a correction resets, as its preview names them: who played, who won."""
+    found = {
+        m.code: m
+        for m in tournament.stages.order_by("-number")
+        .first()
+        .matches.filter(code__in=list(codes))
+        .select_related("home", "away", "winner")
+    }
+    return [
+        {
+            "code": code,
+            "home": found[code].home.display_name if found[code].home else "",
+            "away": found[code].away.display_name if found[code].away else "",
+            "winner": found[code].winner.display_name if found[code].winner else "",
+        }
+        for code in codes
+        if code in found
+    ]
 
 
 def ledger(request: HttpRequest, tournament: Tournament) -> str:
@@ -580,8 +689,8 @@ def act(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     except UserError as error:
         refused, status = [error.message], error.status
     else:
-        if isinstance(done, dict):  # a preview to confirm, shown on the console itself
-            return console(request, slug, preview=done)
+        if isinstance(done, dict):  # a confirmation, shown on the console beside its form
+            return console(request, slug, **done)
         if form_feedback.is_htmx(request):
             return console(request, slug, told=form_feedback.feedback(request, [done], ok=True))
         messages.success(request, done)

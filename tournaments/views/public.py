@@ -286,6 +286,15 @@ def tournament_board(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+def tournament_entrants(request: HttpRequest, slug: str) -> HttpResponse:
+    """The entrants list alone: the page fetches it with its board when the tournament
+    changes, so registrations, check-ins and withdrawals show live."""
+    tournament = or_404(selectors.visible_tournament, slug, request.user)
+    context = {"tournament": tournament, "entrants": entrants_list(tournament)}
+    return render(request, "tournaments/_entrants.html", context)
+
+
+@require_GET
 @xframe_options_exempt
 @csp_replace({"frame-ancestors": ["*"]})
 def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
@@ -299,8 +308,9 @@ def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
 # -- a player's own entry ---------------------------------------------------------------------
 
 
-def _acted(request: HttpRequest, slug: str, action: Any, done: str) -> HttpResponse:
-    """Run one service call for the signed-in player; its refusal is shown, not raised."""
+def _acted(request: HttpRequest, slug: str, action: Any, done: Any) -> HttpResponse:
+    """Run one service call for the signed-in player; its refusal is shown, not raised.
+    ``done`` is what they are told, or a callable saying it once the call has run."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('tournament-detail', args=[slug])}")
     tournament = or_404(selectors.visible_tournament, slug, request.user)
@@ -312,6 +322,7 @@ def _acted(request: HttpRequest, slug: str, action: Any, done: str) -> HttpRespo
             return form_feedback.answered(_detail(request, tournament, told, error.status), told)
         messages.error(request, error.message)
     else:
+        done = done() if callable(done) else done
         if form_feedback.is_htmx(request):
             return _detail(request, tournament, form_feedback.feedback(request, [done], ok=True))
         messages.success(request, done)
@@ -335,11 +346,21 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     the page shows its place there."""
     form = RegisterForm(request.POST)
     name = form.cleaned_data["display_name"] if form.is_valid() else ""
+    said: list[str] = []
+
+    def registered(tournament: Tournament) -> None:
+        entry = services.entrant_register(
+            tournament=tournament, user=request.user, display_name=name
+        )
+        if entry.status == Entrant.Status.WAITLISTED:  # not a place yet: say so, not "recorded"
+            place = list(services.waiting_list(tournament).values_list("pk", flat=True))
+            said.append(
+                _("The tournament is full: you are number %(place)s on the waitlist.")
+                % {"place": place.index(entry.pk) + 1}
+            )
+
     return _acted(
-        request,
-        slug,
-        lambda t: services.entrant_register(tournament=t, user=request.user, display_name=name),
-        _("Your registration is recorded."),
+        request, slug, registered, lambda: said[0] if said else _("Your registration is recorded.")
     )
 
 

@@ -103,8 +103,9 @@ def test_an_organiser_runs_a_double_elimination_watched_live(
         if match.status == Match.Status.CLOSED:
             continue  # GF2 when it is not needed (it will be, below)
         form = console.locator("form.result-form", has=console.locator(f"input[value='{code}']"))
-        if code == "GF1":  # the losers-bracket champion wins: the bracket resets
-            form.get_by_label("Winner").select_option(index=1)
+        # Nobody is preselected: the first side wins, but in GF1 the losers-bracket champion
+        # (the second side) wins and the bracket resets.
+        form.get_by_label("Winner").select_option(index=2 if code == "GF1" else 1)
         form.get_by_role("button", name="Enter").click()
         told(console, f"The result of {code} is recorded.")
         # The spectator's bracket shows it without a reload.

@@ -22,6 +22,7 @@ document.body.addEventListener("htmx:beforeSwap", (event) => {
 
 document.body.addEventListener("htmx:afterSettle", () => {
   startCountdowns(document);
-  const told = document.querySelector("[data-feedback]");
+  // A confirmation asked for (what a withdrawal costs) takes the focus before any feedback.
+  const told = document.querySelector("[data-confirmation], [data-feedback]");
   if (told) told.focus();
 });

@@ -8,6 +8,17 @@ function scrollers(root) {
   return [...root.querySelectorAll(".bracket-scroll, .table-scroll")];
 }
 
+// The entrants list beside the board (registrations, check-ins, withdrawals) follows too.
+async function refreshEntrants() {
+  const list = document.getElementById("t-entrants");
+  if (!list || !list.dataset.entrantsUrl) return;
+  const response = await fetch(list.dataset.entrantsUrl, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+  const replacement = fresh.getElementById("t-entrants");
+  if (replacement) document.getElementById("t-entrants").replaceWith(replacement);
+}
+
 function follow(element) {
   let fetching = false;
   let again = false;
@@ -34,6 +45,7 @@ function follow(element) {
         if (status) status.textContent = `${status.dataset.updated} (${refreshes})`;
         element.dispatchEvent(new CustomEvent("board:updated", { bubbles: true }));
       }
+      await refreshEntrants();
     } catch {
       // A failed fetch is retried at the next change or reconnect.
     } finally {

@@ -99,3 +99,42 @@ if (chainList && chainField) {
     });
   }
 }
+
+// -- live: check-ins, registrations and withdrawals as they happen ---------------------------
+// The stream says only "changed"; the console is fetched and what nobody is typing into is
+// brought up to date: each entrant's status and the audit trail (the forms are left alone).
+
+async function refreshConsole() {
+  const response = await fetch(window.location.pathname, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+  for (const badge of fresh.querySelectorAll("[id^='entrant-status-']")) {
+    const here = document.getElementById(badge.id);
+    if (here && here.textContent !== badge.textContent) here.replaceWith(badge);
+  }
+  const audit = fresh.getElementById("audit-list");
+  const shown = document.getElementById("audit-list");
+  if (audit && shown) shown.replaceWith(audit);
+  const table = document.querySelector(".seeding tbody");
+  const freshTable = fresh.querySelector(".seeding tbody");
+  const rows = (tbody) => [...tbody.querySelectorAll("tr")].map((row) => row.dataset.entrant).join();
+  // A new registrant: the table is redrawn unless the organiser is numbering seeds in it.
+  if (table && freshTable && rows(table) !== rows(freshTable) && !table.contains(document.activeElement)) {
+    table.replaceWith(freshTable);
+  }
+}
+
+function followConsole() {
+  const consoleElement = document.getElementById("console");
+  if (!consoleElement || !consoleElement.dataset.liveUrl || !("EventSource" in window)) return;
+  const source = new EventSource(consoleElement.dataset.liveUrl);
+  let greeted = false;
+  source.addEventListener("hello", () => {
+    if (greeted) refreshConsole();
+    greeted = true;
+    document.getElementById("console").dataset.live = "connected";
+  });
+  source.addEventListener("changed", () => refreshConsole().catch(() => {}));
+}
+
+followConsole();
