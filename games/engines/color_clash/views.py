@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from games.engines.base import Rng, State, View
 from games.engines.color_clash.cards import COLORS, NOTATION
-from games.engines.color_clash.last_card import WINDOW, WINDOW_SECONDS
+from games.engines.color_clash.last_card import WINDOW, WINDOW_SECONDS, held_catchers, in_grace
 
 
 def view(state: State, seat: int | None, to_act: list[int]) -> View:
@@ -33,7 +33,13 @@ def view(state: State, seat: int | None, to_act: list[int]) -> View:
         "drew": state["drawn"] is not None,
         "window": None
         if window is None
-        else {"name": WINDOW, "seconds": WINDOW_SECONDS, "seat": window},
+        else {
+            "name": WINDOW,
+            "seconds": WINDOW_SECONDS,
+            "seat": window,
+            "grace": in_grace(state),
+            "held": held_catchers(state),
+        },
         "last_card_called": [other for other, called in enumerate(state["called"]) if called],
         "places": list(state["places"]),
         "scores": {str(other): total for other, total in enumerate(state["scores"])},
