@@ -29,3 +29,78 @@ def wait_for_version(page, above: int, timeout: float = 10_000) -> None:
         arg=above,
         timeout=timeout,
     )
+
+
+PHONE_OPTIONS = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP_OPTIONS = {"viewport": {"width": 1280, "height": 900}}
+
+
+def seated_page(new_context, live_url: str, game, number: int, **options: Any):
+    """A browser page seated at ``number`` of a waiting game, through its invite link."""
+    from games.invites import invite_for
+
+    page = new_context(**options).new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.console_errors = errors
+    page.goto(f"{live_url}/games/{game.pk}/?invite={invite_for(game)}")
+    page.get_by_role("button", name=f"Take seat {number + 1}").click()
+    page.wait_for_url(f"{live_url}/games/{game.pk}/")
+    return page
+
+
+def outside_first_screen(page, selector: str) -> list[str]:
+    """The elements matching ``selector`` that are not wholly inside the first viewport (the
+    page scrolled to the top), each as "tag.class bottom"."""
+    return page.evaluate(
+        """(selector) => {
+          window.scrollTo(0, 0);
+          const height = window.innerHeight, width = window.innerWidth;
+          return [...document.querySelectorAll(selector)]
+            .filter((n) => n.getClientRects().length)
+            .map((n) => [n, n.getBoundingClientRect()])
+            .filter(([, r]) => r.top < 0 || r.bottom > height + 0.5 || r.left < 0 || r.right > width + 0.5)
+            .map(([n, r]) => `${n.tagName.toLowerCase()}.${n.className} ${Math.round(r.bottom)}`);
+        }""",
+        selector,
+    )
+
+
+def small_targets(page) -> list[str]:
+    """Visible buttons, links, summaries and form controls smaller than 24×24 px (WCAG 2.5.8),
+    except links inside a sentence (the criterion's inline exception)."""
+    return page.evaluate(
+        """() => {
+          const inline = (n) => n.tagName === "A" && getComputedStyle(n).display === "inline"
+            && n.parentElement && /^(P|LI|SPAN|TD|DD|FOOTER|SMALL)$/.test(n.parentElement.tagName);
+          return [...document.querySelectorAll("button, a[href], summary, select, input:not([type=hidden])")]
+            .filter((n) => n.getClientRects().length && !inline(n))
+            .map((n) => [n, n.getBoundingClientRect()])
+            .filter(([, r]) => r.width > 0 && (r.width < 23.5 || r.height < 23.5))
+            .map(([n, r]) => `${n.tagName.toLowerCase()}#${n.id}.${n.className} ${Math.round(r.width)}x${Math.round(r.height)}`);
+        }"""
+    )
+
+
+def running_animations(page) -> int:
+    return page.evaluate(
+        "() => document.getAnimations().filter((a) => a.playState === 'running').length"
+    )
+
+
+def page_weight(page, live_url: str) -> int:
+    """Bytes of the page's HTML, scripts, style sheets and images as served (uncompressed):
+    the page itself and every same-origin resource it loaded."""
+    urls = page.evaluate(
+        """() => [location.href, ...performance.getEntriesByType("resource")
+             .map((e) => e.name)]"""
+    )
+    total = 0
+    seen = set()
+    for url in urls:
+        if not url.startswith(live_url) or url in seen or "/live/" in url or "/api/" in url:
+            continue
+        seen.add(url)
+        response = page.request.get(url, headers={"Accept-Encoding": "identity"})
+        total += len(response.body())
+    return total
