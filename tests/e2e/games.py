@@ -59,7 +59,8 @@ def outside_first_screen(page, selector: str) -> list[str]:
           return [...document.querySelectorAll(selector)]
             .filter((n) => n.getClientRects().length)
             .map((n) => [n, n.getBoundingClientRect()])
-            .filter(([, r]) => r.top < 0 || r.bottom > height + 0.5 || r.left < 0 || r.right > width + 0.5)
+            .filter(([, r]) => r.top < 0 || r.bottom > height + 0.5
+              || r.left < 0 || r.right > width + 0.5)
             .map(([n, r]) => `${n.tagName.toLowerCase()}.${n.className} ${Math.round(r.bottom)}`);
         }""",
         selector,
@@ -67,17 +68,20 @@ def outside_first_screen(page, selector: str) -> list[str]:
 
 
 def small_targets(page) -> list[str]:
-    """Visible buttons, links, summaries and form controls smaller than 24×24 px (WCAG 2.5.8),
+    """Visible buttons, links, summaries and form controls smaller than 24 by 24 px (WCAG 2.5.8),
     except links inside a sentence (the criterion's inline exception)."""
     return page.evaluate(
         """() => {
-          const inline = (n) => n.tagName === "A" && getComputedStyle(n).display === "inline"
-            && n.parentElement && /^(P|LI|SPAN|TD|DD|FOOTER|SMALL)$/.test(n.parentElement.tagName);
-          return [...document.querySelectorAll("button, a[href], summary, select, input:not([type=hidden])")]
+          const inline = (n) => n.tagName === "A"
+            && getComputedStyle(n).display === "inline" && n.parentElement
+            && /^(P|LI|SPAN|TD|DD|FOOTER|SMALL)$/.test(n.parentElement.tagName);
+          const targets = "button, a[href], summary, select, input:not([type=hidden])";
+          return [...document.querySelectorAll(targets)]
             .filter((n) => n.getClientRects().length && !inline(n))
             .map((n) => [n, n.getBoundingClientRect()])
             .filter(([, r]) => r.width > 0 && (r.width < 23.5 || r.height < 23.5))
-            .map(([n, r]) => `${n.tagName.toLowerCase()}#${n.id}.${n.className} ${Math.round(r.width)}x${Math.round(r.height)}`);
+            .map(([n, r]) => `${n.tagName.toLowerCase()}#${n.id}.${n.className} `
+              + `${Math.round(r.width)}x${Math.round(r.height)}`);
         }"""
     )
 
