@@ -108,3 +108,32 @@ def page_weight(page, live_url: str) -> int:
         response = page.request.get(url, headers={"Accept-Encoding": "identity"})
         total += len(response.body())
     return total
+
+
+def claim_others(game, seats: list[int]) -> None:
+    """Guests take these seats through the service (they play no part in the test)."""
+    from games.invites import invite_for
+    from hosting.core.identity import Guest
+
+    for n in seats:
+        services.seat_claim(
+            game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}"), invite=invite_for(game)
+        )
+
+
+def check_table(page, live_url: str, name: str, size: str, controls: str) -> None:
+    """The measures every table page keeps, as a seated player: on a phone the own hand and
+    enabled controls (``controls``) in the first screen; nothing sideways; 24 px targets;
+    axe-core clean; a light page; a screenshot to look at."""
+    from tests.e2e.a11y import serious_violations
+    from tests.e2e.conftest import save_snapshot, sticking_out
+
+    if size == "phone":
+        assert page.locator(controls).count() > 0
+        assert outside_first_screen(page, controls) == []
+    assert sticking_out(page) == []
+    assert small_targets(page) == []
+    assert serious_violations(page) == []
+    assert page_weight(page, live_url) < 250_000
+    save_snapshot(page, f"{name}-{size}")
+    page.screenshot(path=str(save_snapshot(page, f"{name}-{size}")).replace(".png", "-full.png"), full_page=True)

@@ -15,6 +15,7 @@ from games.models import GameSession
 from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import save_snapshot, sse_messages, sticking_out
 from tests.e2e.games import (
+    claim_others,
     DESKTOP_OPTIONS,
     PHONE_OPTIONS,
     create_game,
@@ -115,19 +116,6 @@ def test_three_players_a_wild_colour_and_a_last_card_catch(
             assert payload["seat"] == seat
     player_a.set_viewport_size({"width": 360, "height": 740})
     assert sticking_out(player_a) == []
-
-
-def claim_others(game, seats: list[int]) -> None:
-    from games.invites import invite_for
-    from hosting.core.identity import Guest
-
-    for n in seats:
-        services.seat_claim(
-            game_id=game.pk,
-            number=n,
-            guest=Guest(id=f"g{n}", name=f"P{n}"),
-            invite=invite_for(game),
-        )
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])

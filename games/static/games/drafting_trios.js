@@ -66,6 +66,12 @@ const canonical = (value) => {
 const same = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 const sorted = (cards) => cards.slice().sort();
 
+// The seats' roles in a Genius season's Death Match, said in words beside their badges.
+const ROLE_NAMES = {
+  EC: () => _("Elimination Candidate"),
+  DMO: () => _("Death Match Opponent"),
+};
+
 function cardLabel(card) {
   if (isPower(card)) return fmt(_("%(name)s (power card)"), { name: POWERS[card].name() });
   return fmt(_("%(colour)s %(value)s"), { colour: COLOUR_NAMES[card[0]](), value: card.slice(1) });
@@ -75,10 +81,12 @@ function cardFace(ui, card, extra = {}) {
   const { el } = ui;
   if (isPower(card)) {
     return el("span", { class: "dt-card power", "data-card": card, ...extra },
+      POWERS[card].cost.length <= 3 ? el("span", { class: "dt-corner", "aria-hidden": "true" }, POWERS[card].cost) : null,
       el("span", { class: "dt-symbol", "aria-hidden": "true" }, "★"),
       el("span", { class: "dt-name" }, POWERS[card].name()));
   }
   return el("span", { class: `dt-card c-${card[0]}`, "data-card": card, ...extra },
+    el("span", { class: "dt-corner", "aria-hidden": "true" }, card.slice(1), el("span", { class: "dt-corner-shape" }, SYMBOLS[card[0]])),
     el("span", { class: "dt-value" }, card.slice(1), el("span", { class: "dt-symbol", "aria-hidden": "true" }, SYMBOLS[card[0]])),
     el("span", { class: "dt-colour" }, COLOUR_NAMES[card[0]]()));
 }
@@ -249,9 +257,11 @@ function statusPanel(view, payload, ui) {
     else if (owes) state = _("choosing…");
     else state = _("nothing to choose");
     return el("li", { class: done ? "chosen" : owes ? "choosing" : "" },
-      el("strong", {}, who), " ", el("span", { class: "badge" }, role), state ? `: ${state}` : "");
+      el("strong", {}, who), " ", el("span", { class: "badge" }, role), state ? `: ${state}` : "",
+      ROLE_NAMES[role] ? el("span", { class: "dt-role-name" }, ` (${ROLE_NAMES[role]()})`) : null);
   });
   return el("section", { class: "panel dt-status", "aria-label": _("This step") },
+    el("p", { class: "dt-aim" }, _("Aim: outscore your opponent. A tie goes to more power cards activated, then to the DMO.")),
     el("p", { class: "dt-stage" }, stage ? stage() : view.stage),
     el("ul", { class: "dt-chosen" }, chosen));
 }
