@@ -117,7 +117,10 @@ def claim_others(game, seats: list[int]) -> None:
 
     for n in seats:
         services.seat_claim(
-            game_id=game.pk, number=n, guest=Guest(id=f"g{n}", name=f"P{n}"), invite=invite_for(game)
+            game_id=game.pk,
+            number=n,
+            guest=Guest(id=f"g{n}", name=f"P{n}"),
+            invite=invite_for(game),
         )
 
 
@@ -128,12 +131,17 @@ def check_table(page, live_url: str, name: str, size: str, controls: str) -> Non
     from tests.e2e.a11y import serious_violations
     from tests.e2e.conftest import save_snapshot, sticking_out
 
+    shot = save_snapshot(page, f"{name}-{size}")
+    page.screenshot(path=str(shot).replace(".png", "-full.png"), full_page=True)
     if size == "phone":
-        assert page.locator(controls).count() > 0
-        assert outside_first_screen(page, controls) == []
-    assert sticking_out(page) == []
-    assert small_targets(page) == []
-    assert serious_violations(page) == []
-    assert page_weight(page, live_url) < 250_000
-    save_snapshot(page, f"{name}-{size}")
-    page.screenshot(path=str(save_snapshot(page, f"{name}-{size}")).replace(".png", "-full.png"), full_page=True)
+        assert page.locator(controls).count() > 0, controls
+        below = outside_first_screen(page, controls)
+        assert below == [], f"outside the first screen: {below}"
+    wide = sticking_out(page)
+    assert wide == [], f"wider than the page: {wide}"
+    small = small_targets(page)
+    assert small == [], f"targets under 24 px: {small}"
+    violations = serious_violations(page)
+    assert violations == [], violations
+    weight = page_weight(page, live_url)
+    assert weight < 250_000, f"{weight} bytes"

@@ -214,7 +214,8 @@ function revealedLine(action, view, name) {
   const who = name(action.seat);
   if (action.type === "trio") {
     const entry = view.seats[String(action.seat)].categories[action.category];
-    return fmt(_("%(name)s scored %(points)s in %(category)s with %(cards)s."), {
+    const scored = entry ? entry.score : 0;
+    return fmt(ngettext("%(name)s scored %(points)s point in %(category)s with %(cards)s.", "%(name)s scored %(points)s points in %(category)s with %(cards)s.", scored), {
       name: who, points: entry ? entry.score : 0, category: categoryName(action.category), cards: cardsText(action.cards),
     });
   }
@@ -227,7 +228,7 @@ function revealedLine(action, view, name) {
   }
   if (action.type === "discard") {
     const points = action.cards.every(isPower) ? 10 : 5;
-    return fmt(_("%(name)s discarded %(cards)s for %(points)s points."), { name: who, cards: cardsText(action.cards), points });
+    return fmt(ngettext("%(name)s discarded %(cards)s for %(points)s point.", "%(name)s discarded %(cards)s for %(points)s points.", points), { name: who, cards: cardsText(action.cards), points });
   }
   if (action.type === "earthquake") {
     return fmt(_("%(name)s's Earthquake destroyed %(category)s."), { name: who, category: categoryName(action.category) });
@@ -408,7 +409,7 @@ function handBlock(view, legal, ui) {
     if (discard) {
       const points = discard.cards.every(isPower) ? 10 : 5;
       options.append(el("div", { class: "dt-option-row" },
-        el("button", { type: "button", class: "secondary", "data-key": "discard", onclick: () => ui.act(discard) }, fmt(_("Discard these three for %(points)s points"), { points }))));
+        el("button", { type: "button", class: "secondary", "data-key": "discard", onclick: () => ui.act(discard) }, fmt(ngettext("Discard these three for %(points)s point", "Discard these three for %(points)s points", points), { points }))));
     }
     if (!trios.length && !powers.length && !discard) options.append(el("p", { class: "muted" }, _("These three cards make no legal play.")));
   } else {
