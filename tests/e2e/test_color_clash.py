@@ -15,9 +15,9 @@ from games.models import GameSession
 from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import save_snapshot, sse_messages, sticking_out
 from tests.e2e.games import (
-    claim_others,
     DESKTOP_OPTIONS,
     PHONE_OPTIONS,
+    claim_others,
     create_game,
     organiser,
     outside_first_screen,
