@@ -168,3 +168,41 @@ def test_no_motion_under_reduced_motion(live_url, new_context, django_user_model
     expect(page.locator(".cc-table [data-card]")).to_have_attribute("data-card", "R7")
     assert running_animations(page) == 0
     expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_ending_and_the_replay(live_url, new_context, django_user_model, size):
+    """A finished match: the ending panel places the players with their points and links to
+    the replay and the check; the replay draws every hidden hand as cards (never as JSON) and
+    shows no reserve for a game without one."""
+    from tests.e2e.test_finished_games import play_out
+
+    host = organiser(django_user_model)
+    game = create_game(host, "color_clash", [{}, {}], config={"mode": "family"})
+    options = PHONE_OPTIONS if size == "phone" else DESKTOP_OPTIONS
+    page = seated_page(new_context, live_url, game, 0, **options)
+    claim_others(game, [1])
+    services.game_start(game_id=game.pk)
+    finished = play_out(game.pk)
+    page.reload()
+    expect(page.locator("#end")).to_be_visible()
+    expect(page.locator("#end-placings .placing")).to_have_count(2)
+    winner = finished.outcome["winners"][0]
+    expect(page.locator("#end-placings .placing").first).to_contain_text(
+        "(you)" if winner == 0 else "P1"
+    )
+    expect(page.locator("#end .end-links a")).to_have_count(2)
+    assert serious_violations(page) == []
+    assert sticking_out(page) == []
+    save_snapshot(page, f"color-clash-ending-{size}")
+    page.locator("#end .end-links a").first.click()
+    page.wait_for_url(f"{live_url}/games/{game.pk}/replay")
+    expect(page.locator("#replay-hands .cc-card").first).to_be_visible()
+    assert page.locator("#replay-hands pre").count() == 0
+    expect(page.locator("#replay-clocks")).not_to_contain_text("Reserve")
+    page.locator('[data-go="last"]').click()
+    assert serious_violations(page) == []
+    assert sticking_out(page) == []
+    assert small_targets(page) == []
+    save_snapshot(page, f"color-clash-replay-{size}")
+    assert page.console_errors == []
