@@ -187,6 +187,7 @@ def test_the_ending_and_the_replay(live_url, new_context, django_user_model, siz
     page.reload()
     expect(page.locator("#end")).to_be_visible()
     expect(page.locator("#end-placings .placing")).to_have_count(2)
+    expect(page.locator("#end-reason")).to_contain_text("went out first")
     winner = finished.outcome["winners"][0]
     expect(page.locator("#end-placings .placing").first).to_contain_text(
         "(you)" if winner == 0 else "P1"
@@ -205,4 +206,10 @@ def test_the_ending_and_the_replay(live_url, new_context, django_user_model, siz
     assert sticking_out(page) == []
     assert small_targets(page) == []
     save_snapshot(page, f"color-clash-replay-{size}")
+    page.goto(f"{live_url}/games/{game.pk}/verify")
+    expect(page.locator("main h1")).to_be_visible()
+    assert serious_violations(page) == []
+    assert sticking_out(page) == []
+    assert small_targets(page) == []
+    save_snapshot(page, f"color-clash-verify-{size}")
     assert page.console_errors == []

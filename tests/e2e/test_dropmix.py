@@ -128,7 +128,8 @@ def test_a_2v2_turn_with_a_retract_and_an_equalizer_spin(
     seconds = {
         p: float(p.locator(".dm-wheel-disc").evaluate(duration)[:-1]) for p in (spectator, still)
     }
-    assert seconds[spectator] > 1 and seconds[still] < 0.01  # it turns to land, or it does not
+    # it turns to land, briefly (at most 300 ms), or it does not
+    assert 0.1 < seconds[spectator] <= 0.3 and seconds[still] < 0.01
     assert state["active"] != started.state["active"], "the turn passed to the other side"
     assert serious_violations(partner) == []
     assert serious_violations(spectator) == []

@@ -206,9 +206,19 @@ export default {
       hand.map((card) => ui.el("li", {}, cardFace(ui, card))));
   },
 
-  endReason(payload) {
+  /** What decided the match, from the rounds it played: each round's winner and points. */
+  endReason(payload, ui) {
     const reason = payload.outcome && END_REASONS[payload.outcome.reason];
-    return reason ? reason() : "";
+    if (reason) return reason();
+    const rounds = (payload.view && payload.view.rounds) || [];
+    const name = (seat) => (seat === payload.seat ? _("you") : ui.seatName(seat));
+    const said = rounds.map((round) => {
+      if (round.winner === null || round.winner === undefined) return fmt(_("Round %(n)s: no winner."), { n: round.round });
+      const points = Number((round.points || {})[String(round.winner)] || 0);
+      return fmt(ngettext("Round %(n)s: %(name)s went out first, %(points)s point.", "Round %(n)s: %(name)s went out first, %(points)s points.", points), { n: round.round, name: name(round.winner), points });
+    });
+    if (rounds.length > 1) said.push(_("The highest total wins."));
+    return said.join(" ");
   },
 };
 
@@ -357,7 +367,7 @@ function seatsPanel(view, payload, ui) {
     return el("li", { class: `cc-seat${view.turn === seat.number ? " turn" : ""}${mine ? " mine" : ""}`, "data-seat": seat.number },
       el("span", { class: "cc-seat-name" }, mine ? _("You") : ui.seatName(seat.number)),
       el("span", { class: "cc-seat-cards" }, el("span", { class: "cc-mini-back", "aria-hidden": "true" }), fmt(ngettext("%(n)s card", "%(n)s cards", count), { n: count })),
-      el("span", { class: "cc-seat-score" }, fmt(ngettext("%(n)s point", "%(n)s points", view.scores[key]), { n: view.scores[key] })),
+      el("span", { class: "cc-seat-score", "data-score-key": `cc-${key}` }, fmt(ngettext("%(n)s point", "%(n)s points", view.scores[key]), { n: view.scores[key] })),
       view.turn === seat.number ? el("span", { class: "badge ok" }, _("to play")) : null,
       badges);
   });

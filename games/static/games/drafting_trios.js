@@ -503,7 +503,7 @@ function sheetPanel(view, payload, ui) {
   const totals = el("tr", { class: "dt-total" }, el("th", { scope: "row" }, _("Total")),
     order.map((seat) => {
       const s = view.seats[seat];
-      return el("td", {}, el("strong", {}, String(s.total)),
+      return el("td", {}, el("strong", { class: "dt-total-score", "data-score-key": `dt-${seat}` }, String(s.total)),
         s.extra_points ? el("span", { class: "muted" }, " ", fmt(_("(extra points: %(n)s)"), { n: s.extra_points })) : null);
     }));
   const zones = el("tr", {}, el("th", { scope: "row" }, _("Cards")),

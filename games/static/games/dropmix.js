@@ -173,7 +173,7 @@ function scoresPanel(view, payload, ui) {
           view.winner === side ? el("span", { class: "badge ok" }, _("winner")) : null),
         el("p", { class: "dm-score" },
           el("meter", { min: 0, max: view.target, value: Math.min(view.scores[side], view.target), "aria-label": fmt(ngettext("%(side)s: %(score)s of %(target)s point", "%(side)s: %(score)s of %(target)s points", view.target), { side: sideLabel(view, payload, side, ui), score: view.scores[side], target: view.target }) }),
-          " ", el("strong", {}, `${view.scores[side]} / ${view.target}`)));
+          " ", el("strong", { "data-score-key": `dm-${side}` }, `${view.scores[side]} / ${view.target}`)));
     })));
 }
 

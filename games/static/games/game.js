@@ -219,7 +219,15 @@ class Game {
     this.renderTurn();
     this.renderClocks();
     this.renderLobby();
-    if (payload.view) this.board.render(this.container, payload, this.ui);
+    if (payload.view) {
+      // A score that changed pops briefly (CSS, none under prefers-reduced-motion).
+      const scores = new Map([...this.container.querySelectorAll("[data-score-key]")].map((n) => [n.dataset.scoreKey, n.textContent]));
+      this.board.render(this.container, payload, this.ui);
+      for (const node of this.container.querySelectorAll("[data-score-key]")) {
+        const before = scores.get(node.dataset.scoreKey);
+        if (before !== undefined && before !== node.textContent) node.classList.add("scored");
+      }
+    }
     this.renderEnd();
     this.shown();
     if (!initial) this.announceTurn(previous, payload);
