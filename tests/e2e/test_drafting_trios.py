@@ -238,7 +238,8 @@ def test_a_death_match_played_to_the_end_by_clicking(
         page.locator("#end").wait_for(state="visible")
     finished = GameSession.objects.get(pk=game.pk)
     assert finished.status == "finished" and finished.outcome["reason"] != "timeout"
-    assert finished.seed in spectator.locator("#end-seed").inner_text()
+    # the revealed seed, folded under the ending's "Revealed seed"
+    assert finished.seed in spectator.locator("#end-seed").text_content()
     winner = finished.outcome["winners"][0]
     assert players[winner].locator("#end-outcome").inner_text().startswith("You won!")
 
