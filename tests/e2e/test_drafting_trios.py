@@ -246,7 +246,7 @@ def test_a_death_match_played_to_the_end_by_clicking(
     # The spectator followed every resolution without reloading.
     trios = finished.log.filter(action__type="trio").count()
     log_text = spectator.locator("#log").inner_text()
-    assert len(re.findall(r" scored [\d.]+ in ", log_text)) == trios
+    assert len(re.findall(r" scored [\d.]+ points? in ", log_text)) == trios
     assert spectator.locator("#game").get_attribute("data-version") == str(finished.version)
     # Every page shows the whole log from the first move: the one reloaded mid-game (from the
     # page), the one whose stream dropped (the gap filled from the public log), the spectator.
