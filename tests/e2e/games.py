@@ -144,4 +144,5 @@ def check_table(page, live_url: str, name: str, size: str, controls: str) -> Non
     violations = serious_violations(page)
     assert violations == [], violations
     weight = page_weight(page, live_url)
+    print(f"page weight of {name} ({size}): {weight} bytes")
     assert weight < 250_000, f"{weight} bytes"
