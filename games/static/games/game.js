@@ -96,6 +96,8 @@ export function seatName(payload, number) {
   let name = seat.name;
   const suffix = KIND_SUFFIX[seat.kind];
   if (suffix && name.endsWith(suffix)) name = name.slice(0, -suffix.length);
+  // A seat without a display name is "Seat N" in the server's English: said in the page's language.
+  if (name === `Seat ${number + 1}`) name = fmt(_("Seat %(n)s"), { n: number + 1 });
   if (seat.kind === "computer") return fmt(_("%(name)s (Computer)"), { name });
   if (seat.kind === "substitute") return fmt(_("%(name)s (Computer (substitute))"), { name });
   return name;
