@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, ngettext, trans_real
 from django.utils.translation import gettext_lazy as _
 
 from games import engines, store
@@ -34,6 +34,10 @@ LINES: dict[str, dict[str, Any]] = {
         "skipped": _("{seat} is skipped."),
         "passed": _("{seat} passed."),
         "last_card_called": _("{seat} called “Last card!”"),
+        "catch_held": _(
+            "{seat} pressed Catch on {target}: it counts if {target} has not called in a second."
+        ),
+        "catch_dropped": _("{target} called in time: the Catch does not count."),
         "caught": _("{target} was caught without calling “Last card!” by {seat}."),
         "went_out": _("{seat} is out in place {place}."),
         "timed_out": _("{seat} ran out of time."),
@@ -68,16 +72,91 @@ LINES: dict[str, dict[str, Any]] = {
         "missing_colour": _("{side} filled the missing colour {colour}."),
         "spinning": _("{seat} spins the Equalizer…"),
         "spun": _("The Equalizer landed on {result}."),
-        "spun.cleared": _("The Equalizer landed on {result} and cleared slot(s) {cleared}."),
+        "spun.cleared": _("The Equalizer landed on {result} and cleared slots {cleared}."),
         "retracted": _("{seat} took the move back."),
         "final": _("The move of {seat} is final."),
         "passed": _("{seat} passed the extra moves."),
         "chose": _("{seat} chose a card from their deck."),
-        "drew": _("{seat} drew {count} card(s)."),
+        "drew": _("{seat} drew {count} cards."),
         "timed_out": _("Time ran out for {seats}."),
-        "scored": _("{side} scored {points}."),
-        "lost": _("{side} lost {points}."),
+        "scored": _("{side} scored {points} points."),
+        "lost": _("{side} lost {points} points."),
         "won": _("{side} won with {score} points."),
+    },
+}
+
+# The lines that hold a count, said in the plural form the count takes in the page's language:
+# (the field holding the count, the sentence for a count ``n``). A list field counts its items.
+PLURALS: dict[str, dict[str, tuple[str, Any]]] = {
+    "color_clash": {
+        "drew.many": (
+            "count",
+            lambda n: ngettext("{seat} drew {count} card.", "{seat} drew {count} cards.", n),
+        ),
+        "drew.penalty": (
+            "count",
+            lambda n: ngettext(
+                "{seat} must draw {count} card.", "{seat} must draw {count} cards.", n
+            ),
+        ),
+    },
+    "drafting_trios": {
+        "trio": (
+            "score",
+            lambda n: ngettext(
+                "{seat} scored {score} point in {category}.",
+                "{seat} scored {score} points in {category}.",
+                n,
+            ),
+        ),
+        "discarded": (
+            "points",
+            lambda n: ngettext(
+                "{seat} discarded three cards for {points} point.",
+                "{seat} discarded three cards for {points} points.",
+                n,
+            ),
+        ),
+        "burned": (
+            "cards",
+            lambda n: ngettext("{seat} burned {cards} card.", "{seat} burned {cards} cards.", n),
+        ),
+        "burn_drawn": (
+            "cards",
+            lambda n: ngettext(
+                "{seat} draws {cards} card after Burn.", "{seat} draws {cards} cards after Burn.", n
+            ),
+        ),
+    },
+    "dropmix": {
+        "spun.cleared": (
+            "cleared",
+            lambda n: ngettext(
+                "The Equalizer landed on {result} and cleared slot {cleared}.",
+                "The Equalizer landed on {result} and cleared slots {cleared}.",
+                n,
+            ),
+        ),
+        "drew": (
+            "count",
+            lambda n: ngettext("{seat} drew {count} card.", "{seat} drew {count} cards.", n),
+        ),
+        "scored": (
+            "points",
+            lambda n: ngettext(
+                "{side} scored {points} point.", "{side} scored {points} points.", n
+            ),
+        ),
+        "lost": (
+            "points",
+            lambda n: ngettext("{side} lost {points} point.", "{side} lost {points} points.", n),
+        ),
+        "won": (
+            "score",
+            lambda n: ngettext(
+                "{side} won with {score} point.", "{side} won with {score} points.", n
+            ),
+        ),
     },
 }
 
@@ -129,11 +208,27 @@ def recent(game: GameSession, log: list[store.LogEntry]) -> list[Entry]:
     return [entry(game.engine, e.seq, e.seat, e.events) for e in log]
 
 
-def wording(engine_key: str) -> dict[str, dict[str, str]]:
-    """The sentences a page needs, in the active language: the engine's log lines, every
-    refusal by code, and the shared words."""
+def plural_forms(engine_key: str) -> dict[str, dict[str, Any]]:
+    """Each counted line's forms in the active language, by plural index: the page picks one
+    with the JavaScript catalogue's ``pluralidx``, which follows the same language's rule."""
+    plural = trans_real.translation(get_language() or "en").plural
+    examples: dict[int, int] = {}
+    # the smallest count of each form: the rules settle below 200, but for millions (pt-BR)
+    for n in [*range(201), 1_000_000]:
+        examples.setdefault(int(plural(n)), n)
+    indexes = range(max(examples) + 1)
+    return {
+        line: {"key": key, "forms": [sentence(examples.get(i, 2)) for i in indexes]}
+        for line, (key, sentence) in PLURALS.get(engine_key, {}).items()
+    }
+
+
+def wording(engine_key: str) -> dict[str, dict[str, Any]]:
+    """The sentences a page needs, in the active language: the engine's log lines (with the
+    plural forms of those that count), every refusal by code, and the shared words."""
     return {
         "lines": {key: str(text) for key, text in LINES.get(engine_key, {}).items()},
+        "plurals": plural_forms(engine_key),
         "refusals": {code: gettext(message) for code, message in MESSAGES.items()},
         "words": {key: str(text) for key, text in WORDS.items()},
     }

@@ -67,6 +67,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game,
         "engine_name": _engine_name(game.engine),
         "engine_module": _engine_module(game.engine),
+        "how_to_template": _how_to_template(game.engine),
         "payload": _script_text(dumps(payload)),
         # The whole public log so far (the stream then adds each commit's entries) and the
         # sentences it and the engine's refusals are said with, in the page's language.
@@ -81,6 +82,15 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "share_url": invites.invite_url(request, game) if creator and waiting else "",
     }
     return render(request, "games/game.html", context)
+
+
+HOW_TO = {"color_clash", "drafting_trios", "dropmix"}
+
+
+def _how_to_template(engine: str) -> str:
+    """The game's short "how to play" panel (``templates/games/how_to/``), from the rules in
+    the shared design; "" for an engine without one."""
+    return f"games/how_to/{engine}.html" if engine in HOW_TO else ""
 
 
 def game_list(request: HttpRequest) -> HttpResponse:

@@ -49,6 +49,9 @@ MESSAGES: dict[str, str] = {
         'only the player whose "Last card!" window is open can be caught'
     ),
     "catch_self": gettext_noop("you cannot catch yourself"),
+    "catch_pending": gettext_noop(
+        "your Catch is already waiting for the first second of the window to pass"
+    ),
     "left_round": gettext_noop("you have left this round"),
     "windows_host_only": gettext_noop("only the host closes windows"),
     "system_no_turn": gettext_noop("the system cannot take a turn"),

@@ -21,6 +21,7 @@ import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import redis
 import redis.asyncio as aioredis
@@ -107,11 +108,20 @@ _listeners: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 _resubscribed: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
 
 
+def namespace() -> str:
+    """The channels' prefix for this installation's Redis database. Redis pub/sub ignores the
+    database number, so two installations (staging and production, or two test runs) on one
+    Redis server would otherwise hear each other's game 1."""
+    database = urlsplit(settings.REDIS_URL).path.strip("/") or "0"
+    return f"db{database}:"
+
+
 def publish(game_id: int, update: Update) -> None:
     if not settings.REDIS_URL:
         hub.deliver(game_id, update)
         return
-    redis_clients.client(settings.REDIS_URL).publish(f"{CHANNEL_PREFIX}{game_id}", update.encode())
+    channel = f"{namespace()}{CHANNEL_PREFIX}{game_id}"
+    redis_clients.client(settings.REDIS_URL).publish(channel, update.encode())
 
 
 def publish_topic(topic: str, update: Update) -> None:
@@ -119,7 +129,7 @@ def publish_topic(topic: str, update: Update) -> None:
     if not settings.REDIS_URL:
         hub.deliver(topic, update)
         return
-    redis_clients.client(settings.REDIS_URL).publish(topic, update.encode())
+    redis_clients.client(settings.REDIS_URL).publish(f"{namespace()}{topic}", update.encode())
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -179,8 +189,9 @@ async def _listen(ready: asyncio.Event) -> None:
         client = aioredis.Redis.from_url(settings.REDIS_URL)
         try:
             async with client.pubsub() as pubsub:
+                own = namespace()
                 await pubsub.psubscribe(
-                    f"{CHANNEL_PREFIX}*", *(f"{prefix}*" for prefix in TOPIC_PREFIXES)
+                    f"{own}{CHANNEL_PREFIX}*", *(f"{own}{prefix}*" for prefix in TOPIC_PREFIXES)
                 )
                 ready.set()
                 if lost:
@@ -191,7 +202,7 @@ async def _listen(ready: asyncio.Event) -> None:
                 async for message in pubsub.listen():
                     if message["type"] != "pmessage":
                         continue
-                    channel = message["channel"].decode()
+                    channel = message["channel"].decode().removeprefix(own)
                     key: Key = channel
                     if channel.startswith(CHANNEL_PREFIX):
                         key = int(channel.removeprefix(CHANNEL_PREFIX))

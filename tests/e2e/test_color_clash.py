@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from playwright.sync_api import expect
 
 from games import services
@@ -13,7 +14,18 @@ from games.invites import invite_for
 from games.models import GameSession
 from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import save_snapshot, sse_messages, sticking_out
-from tests.e2e.games import create_game, organiser
+from tests.e2e.games import (
+    DESKTOP_OPTIONS,
+    PHONE_OPTIONS,
+    claim_others,
+    create_game,
+    organiser,
+    outside_first_screen,
+    page_weight,
+    running_animations,
+    seated_page,
+    small_targets,
+)
 
 COLOURS = {"R": "red", "B": "blue", "Y": "yellow", "G": "green"}
 
@@ -104,3 +116,100 @@ def test_three_players_a_wild_colour_and_a_last_card_catch(
             assert payload["seat"] == seat
     player_a.set_viewport_size({"width": 360, "height": 740})
     assert sticking_out(player_a) == []
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_table_on_a_phone_and_a_desktop(live_url, new_context, django_user_model, size):
+    """The seated player's hand and enabled controls in the first screen on a phone; cards
+    drawn as cards, playable ones lit; a tap on a dimmed card says why; nothing sticks out;
+    every target at least 24 px; axe-core clean; no console error; a light page."""
+    host = organiser(django_user_model)
+    # Family night turns a number card first: seat 0, after the dealer, plays first.
+    game = create_game(host, "color_clash", [{}, {}, {}], config={"mode": "family"})
+    options = PHONE_OPTIONS if size == "phone" else DESKTOP_OPTIONS
+    page = seated_page(new_context, live_url, game, 0, **options)
+    claim_others(game, [1, 2])
+    assert services.game_start(game_id=game.pk).state["turn"] == 0
+    others = ["G9", "Y5", "B4", "B2", "B1", "Y9", "G3"]
+    arrange(game.pk, {0: ["R7", "B8", "W4", "Y1", "R2", "G5", "W"], 1: others, 2: others}, top="R3")
+    page.reload()
+    expect(page.locator('[data-zone="hand"] .cc-play')).to_have_count(7)
+    # R7, R2, W: playable and lit; the others dimmed (W4: a red card is held)
+    expect(page.locator('[data-zone="hand"] .cc-play.playable')).to_have_count(3)
+    assert page.locator(".cc-table svg").count() >= 2  # the pile and the top card, drawn
+    controls = '[data-zone="hand"] .cc-play, #board button:not([disabled])'
+    if size == "phone":
+        assert outside_first_screen(page, controls) == []
+    assert sticking_out(page) == []
+    assert small_targets(page) == []
+    assert serious_violations(page) == []
+    save_snapshot(page, f"color-clash-table-{size}")
+    page.locator('[data-zone="hand"] [data-card="W4"]').click(
+        force=True
+    )  # aria-disabled, yet tappable
+    expect(page.locator("#toasts")).to_contain_text(
+        "Wild Draw Four is allowed only when you hold no"
+    )
+    page.locator('[data-zone="hand"] [data-card="R7"]').click()
+    expect(page.locator(".cc-table [data-card]")).to_have_attribute("data-card", "R7")
+    assert page_weight(page, live_url) < 250_000
+    assert page.console_errors == []
+
+
+def test_no_motion_under_reduced_motion(live_url, new_context, django_user_model):
+    host = organiser(django_user_model)
+    game = create_game(host, "color_clash", [{}, {}], config={"mode": "family"})
+    page = seated_page(new_context, live_url, game, 0, reduced_motion="reduce", **PHONE_OPTIONS)
+    claim_others(game, [1])
+    assert services.game_start(game_id=game.pk).state["turn"] == 0
+    arrange(game.pk, {0: ["R7", "R8", "B1"], 1: ["G9", "Y5", "B4"]}, top="R3")
+    page.reload()
+    page.locator('[data-zone="hand"] [data-card="R7"]').click()
+    expect(page.locator(".cc-table [data-card]")).to_have_attribute("data-card", "R7")
+    assert running_animations(page) == 0
+    expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_ending_and_the_replay(live_url, new_context, django_user_model, size):
+    """A finished match: the ending panel places the players with their points and links to
+    the replay and the check; the replay draws every hidden hand as cards (never as JSON) and
+    shows no reserve for a game without one."""
+    from tests.e2e.test_finished_games import play_out
+
+    host = organiser(django_user_model)
+    game = create_game(host, "color_clash", [{}, {}], config={"mode": "family"})
+    options = PHONE_OPTIONS if size == "phone" else DESKTOP_OPTIONS
+    page = seated_page(new_context, live_url, game, 0, **options)
+    claim_others(game, [1])
+    services.game_start(game_id=game.pk)
+    finished = play_out(game.pk)
+    page.reload()
+    expect(page.locator("#end")).to_be_visible()
+    expect(page.locator("#end-placings .placing")).to_have_count(2)
+    expect(page.locator("#end-reason")).to_contain_text("went out first")
+    winner = finished.outcome["winners"][0]
+    expect(page.locator("#end-placings .placing").first).to_contain_text(
+        "(you)" if winner == 0 else "P1"
+    )
+    expect(page.locator("#end .end-links a")).to_have_count(2)
+    assert serious_violations(page) == []
+    assert sticking_out(page) == []
+    save_snapshot(page, f"color-clash-ending-{size}")
+    page.locator("#end .end-links a").first.click()
+    page.wait_for_url(f"{live_url}/games/{game.pk}/replay")
+    expect(page.locator("#replay-hands .cc-card").first).to_be_visible()
+    assert page.locator("#replay-hands pre").count() == 0
+    expect(page.locator("#replay-clocks")).not_to_contain_text("Reserve")
+    page.locator('[data-go="last"]').click()
+    assert serious_violations(page) == []
+    assert sticking_out(page) == []
+    assert small_targets(page) == []
+    save_snapshot(page, f"color-clash-replay-{size}")
+    page.goto(f"{live_url}/games/{game.pk}/verify")
+    expect(page.locator("main h1")).to_be_visible()
+    assert serious_violations(page) == []
+    assert sticking_out(page) == []
+    assert small_targets(page) == []
+    save_snapshot(page, f"color-clash-verify-{size}")
+    assert page.console_errors == []

@@ -11,12 +11,23 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from games import services
 from games.invites import invite_for
 from games.models import GameSession
 from tests.catalogues import compile_catalogues
 from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import sse_messages, sticking_out
-from tests.e2e.games import create_game, organiser, version, wait_for_version
+from tests.e2e.games import (
+    DESKTOP_OPTIONS,
+    PHONE_OPTIONS,
+    check_table,
+    claim_others,
+    create_game,
+    organiser,
+    seated_page,
+    version,
+    wait_for_version,
+)
 
 # Short enough that idling drains the reserve within seconds; long enough that clicking
 # through a step never does on a slow machine.
@@ -229,14 +240,15 @@ def test_a_death_match_played_to_the_end_by_clicking(
         page.locator("#end").wait_for(state="visible")
     finished = GameSession.objects.get(pk=game.pk)
     assert finished.status == "finished" and finished.outcome["reason"] != "timeout"
-    assert finished.seed in spectator.locator("#end-seed").inner_text()
+    # the revealed seed, folded under the ending's "Revealed seed"
+    assert finished.seed in spectator.locator("#end-seed").text_content()
     winner = finished.outcome["winners"][0]
     assert players[winner].locator("#end-outcome").inner_text().startswith("You won!")
 
     # The spectator followed every resolution without reloading.
     trios = finished.log.filter(action__type="trio").count()
     log_text = spectator.locator("#log").inner_text()
-    assert len(re.findall(r" scored [\d.]+ in ", log_text)) == trios
+    assert len(re.findall(r" scored [\d.]+ points? in ", log_text)) == trios
     assert spectator.locator("#game").get_attribute("data-version") == str(finished.version)
     # Every page shows the whole log from the first move: the one reloaded mid-game (from the
     # page), the one whose stream dropped (the gap filled from the public log), the spectator.
@@ -265,3 +277,23 @@ def test_a_death_match_played_to_the_end_by_clicking(
         screenshot(page, f"drafting-trios-end-{locale}")
     spectator.set_viewport_size({"width": 360, "height": 740})
     assert sticking_out(spectator) == []
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_table_on_a_phone_and_a_desktop(live_url, new_context, django_user_model, size):
+    """Seated at a Death Match: the pile to draft from and its buttons in the first screen
+    of a phone, the aim and the EC / DMO roles said in words, the scoresheet whole."""
+    host = organiser(django_user_model)
+    game = create_game(host, "drafting_trios", [{"role": "EC"}, {"role": "DMO"}])
+    options = PHONE_OPTIONS if size == "phone" else DESKTOP_OPTIONS
+    page = seated_page(new_context, live_url, game, 0, **options)
+    claim_others(game, [1])
+    services.game_start(game_id=game.pk)
+    page.reload()
+    expect(page.locator('[data-zone="pile"] .dt-pick')).to_have_count(10)
+    expect(page.locator(".dt-status")).to_contain_text("Elimination Candidate")
+    expect(page.locator(".dt-aim")).to_be_visible()
+    check_table(page, live_url, "drafting-trios-table", size, ".dt-mine button")
+    sheet = page.locator(".dt-sheet").bounding_box()
+    assert sheet["x"] + sheet["width"] <= page.viewport_size["width"]
+    assert page.console_errors == []

@@ -111,6 +111,8 @@ PUBLIC_EVENTS: dict[str, tuple[str, ...]] = {
     "skipped": ("seat",),
     "passed": ("seat",),
     "last_card_called": ("seat", "automatic"),
+    "catch_held": ("seat", "target"),
+    "catch_dropped": ("seats", "target"),
     "caught": ("seat", "target"),
     "went_out": ("seat", "place"),
     "timed_out": ("seat",),
@@ -142,7 +144,8 @@ class ColorClash:
         if state["window"] is None:
             turn = state["turn"]
             return [] if turn is None else [turn]
-        return [seat for seat, hand in enumerate(state["hands"]) if hand]
+        held = last_card.held_catchers(state)
+        return [seat for seat, hand in enumerate(state["hands"]) if hand and seat not in held]
 
     def decision(self, state: State, seat: int) -> Decision | None:
         # drawing keeps the serial: the same turn's allowance continues
@@ -170,10 +173,7 @@ class ColorClash:
         return {"type": TIMEOUT, "seats": list(seats)}
 
     def windows(self, state: State) -> list[Window]:
-        window = state["window"]
-        if window is None:
-            return []
-        return [Window(last_card.WINDOW, last_card.WINDOW_SECONDS, window)]
+        return last_card.windows(state)
 
     def outcome(self, state: State) -> Outcome | None:
         return outcome(state) if state["over"] else None

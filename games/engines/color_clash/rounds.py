@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engines.base import Event, Rng, State
+from games.engines.color_clash import last_card
 from games.engines.color_clash.cards import (
     COLOR,
     DECK_SIZE,
@@ -37,8 +38,9 @@ def new_match(config: dict[str, Any], seats: int, rng: Rng) -> State:
     Wild); ``direction`` 1 or -1; ``turn`` the seat to play (``None`` once over); ``serial``
     counts turns; ``drawn`` the playable card drawn this turn, if any; ``choosing_color``;
     ``called`` who has called "Last card!" for the card they hold; ``window`` the seat whose
-    3-second "Last card!" window is open; ``places`` who went out this round, in order;
-    ``stuck`` consecutive passes by seats that could neither play nor draw; ``round_points``
+    3-second "Last card!" window is open, ``grace`` whether its first second runs, ``held``
+    the seats whose Catch waits for that second to end; ``places`` who went out this round, in
+    order; ``stuck`` consecutive passes by seats that could neither play nor draw; ``round_points``
     what the round's first-out seat scored; ``scores`` match totals; ``rounds`` results.
     """
     state: State = {
@@ -56,6 +58,8 @@ def new_match(config: dict[str, Any], seats: int, rng: Rng) -> State:
         "choosing_color": False,
         "called": [False] * seats,
         "window": None,
+        "grace": False,
+        "held": [],
         "places": [],
         "stuck": 0,
         "round_points": None,
@@ -88,6 +92,8 @@ def deal_round(state: State, rng: Rng) -> list[Event]:
         choosing_color=False,
         called=[False] * seats,
         window=None,
+        grace=False,
+        held=[],
         places=[],
         stuck=0,
         round_points=None,
@@ -168,7 +174,7 @@ def end_round(state: State, rng: Rng, *, stalled: bool = False) -> list[Event]:
         "substitutes": list(state["substitutes"]),
     }
     state["rounds"].append(record)
-    state["window"] = None
+    last_card.shut(state)
     events: list[Event] = [{"type": "round_ended", **record}]
     reason = _match_end_reason(state)
     if reason is None:

@@ -23,7 +23,7 @@ from games.engines.color_clash.cards import (
     WILD,
     WILD_DRAW_FOUR,
 )
-from games.engines.color_clash.last_card import window_actions
+from games.engines.color_clash.last_card import open_window, window_actions
 from games.engines.color_clash.rounds import end_round, score_first_out, stalled
 from games.engines.color_clash.table import (
     can_draw,
@@ -170,8 +170,7 @@ def play(state: State, seat: int, card: int, color: int, rng: Rng) -> list[Event
             state["called"][seat] = True
             events.append({"type": "last_card_called", "seat": seat, "automatic": True})
         else:
-            state["window"] = seat
-            events.append({"type": "window_opened", "name": "last_card", "seat": seat})
+            events.append(open_window(state, seat))
     elif not left:
         state["places"].append(seat)
         state["called"][seat] = False

@@ -7,9 +7,10 @@ The draw pile's order, other hands and which card another seat drew stay hidden.
 
 from __future__ import annotations
 
-from games.engines.base import Rng, State, View
-from games.engines.color_clash.cards import COLORS, NOTATION
-from games.engines.color_clash.last_card import WINDOW, WINDOW_SECONDS
+from games.engines.base import IllegalAction, Rng, State, View
+from games.engines.color_clash.cards import COLORS, NOTATION, RANK, WILD
+from games.engines.color_clash.last_card import WINDOW, WINDOW_SECONDS, held_catchers, in_grace
+from games.engines.color_clash.turns import check_play
 
 
 def view(state: State, seat: int | None, to_act: list[int]) -> View:
@@ -33,7 +34,13 @@ def view(state: State, seat: int | None, to_act: list[int]) -> View:
         "drew": state["drawn"] is not None,
         "window": None
         if window is None
-        else {"name": WINDOW, "seconds": WINDOW_SECONDS, "seat": window},
+        else {
+            "name": WINDOW,
+            "seconds": WINDOW_SECONDS,
+            "seat": window,
+            "grace": in_grace(state),
+            "held": held_catchers(state),
+        },
         "last_card_called": [other for other, called in enumerate(state["called"]) if called],
         "places": list(state["places"]),
         "scores": {str(other): total for other, total in enumerate(state["scores"])},
@@ -45,7 +52,27 @@ def view(state: State, seat: int | None, to_act: list[int]) -> View:
         seen["hand"] = [NOTATION[card] for card in sorted(hands[seat])]
         if state["drawn"] is not None and state["turn"] == seat:
             seen["drawn"] = NOTATION[state["drawn"]]
+        seen["refusals"] = refusals(state, seat)
     return seen
+
+
+def refusals(state: State, seat: int) -> dict[str, dict]:
+    """Why each card of the seat's hand cannot be played now, by the rules' own refusal (its
+    code and params): a tap on a dimmed card says it. Only the seat's own cards and public
+    facts enter it."""
+    if state["over"] or state["turn"] is None:
+        return {}
+    said: dict[str, dict] = {}
+    for card in set(state["hands"][seat]):
+        name = NOTATION[card]
+        action = {"type": "play", "card": name}
+        if RANK[card] >= WILD:
+            action["color"] = COLORS[0]
+        try:
+            check_play(state, seat, action)
+        except IllegalAction as refusal:
+            said[name] = {"refusal": refusal.code, "params": refusal.params}
+    return said
 
 
 def resample_hidden(state: State, viewer: int | None, rng: Rng) -> State:

@@ -3,7 +3,7 @@
 // pass, the colour picker after a Wild, the "Last card!" toggle and the Catch button with the
 // 3-second window. Cards show their colour as a word and a shape, and their symbol as text.
 
-const { gettext, interpolate } = window;
+const { gettext, ngettext, interpolate } = window;
 const _ = (text) => gettext(text);
 const fmt = (text, params) => interpolate(text, params, true); // text already translated
 
@@ -36,21 +36,90 @@ export function cardName(card) {
   return fmt(_("%(colour)s %(rank)s"), { colour, rank: symbol ? symbol.name() : rank });
 }
 
-function cardFace(ui, card, extra = {}) {
-  const { el } = ui;
-  if (card === "W" || card === "W4") {
-    return el("span", { class: "cc-card wild", "data-card": card, ...extra },
-      el("span", { class: "cc-rank" }, card === "W" ? "W" : "+4"),
-      el("span", { class: "cc-shapes", "aria-hidden": "true" }, "●■▲◆"),
-      el("span", { class: "cc-word" }, cardName(card)));
-  }
-  const colour = COLOURS[card[0]];
+const SVG = "http://www.w3.org/2000/svg";
+const FIELD = { red: "#c62828", blue: "#1565c0", yellow: "#e2a400", green: "#2e7d32" };
+// Each colour's shape, drawn around (0, 0) in a 20-unit box: colour is never the only cue.
+const SHAPES = {
+  red: ["circle", { r: 9 }],
+  blue: ["rect", { x: -8, y: -8, width: 16, height: 16 }],
+  yellow: ["polygon", { points: "0,-10 9.5,8 -9.5,8" }],
+  green: ["polygon", { points: "0,-10 9,0 0,10 -9,0" }],
+};
+
+function svg(tag, attributes = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  for (const child of children) if (child) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+function shape(colour, x, y, scale, fill, stroke) {
+  const [tag, geometry] = SHAPES[colour];
+  return svg("g", { transform: `translate(${x} ${y}) scale(${scale})` },
+    svg(tag, { ...geometry, fill, stroke: stroke || "none", "stroke-width": 2 }));
+}
+
+/** The index a card shows in its corners and centre: its number or its action's symbol. */
+function glyph(card) {
+  if (card === "W") return "W";
+  if (card === "W4") return "+4";
   const rank = card.slice(1);
-  const symbol = SYMBOLS[rank];
-  return el("span", { class: `cc-card c-${colour.id}`, "data-card": card, ...extra },
-    el("span", { class: "cc-rank" }, symbol ? symbol.text : rank),
-    el("span", { class: "cc-shape", "aria-hidden": "true" }, colour.shape),
-    el("span", { class: "cc-word" }, symbol ? `${colour.name()} ${symbol.name()}` : colour.name()));
+  return SYMBOLS[rank] ? SYMBOLS[rank].text : rank;
+}
+
+/** A card drawn as a card (100 × 150): the colour field, a tilted white oval with the big
+ * symbol, the corner indices with the colour's shape under each; a Wild is black with the
+ * four colours (and their shapes) in its oval. */
+export function cardSvg(card) {
+  const wild = card === "W" || card === "W4";
+  const colour = wild ? null : COLOURS[card[0]].id;
+  const field = wild ? "#1d1f24" : FIELD[colour];
+  const mark = glyph(card);
+  const small = mark.length > 1 ? 22 : 28;
+  const art = svg("svg", { viewBox: "0 0 100 150", class: "cc-svg", "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x: 1, y: 1, width: 98, height: 148, rx: 11, fill: "#fff", stroke: "#00000033" }),
+    svg("rect", { x: 6, y: 6, width: 88, height: 138, rx: 8, fill: field }));
+  if (wild) {
+    const quarters = [["red", -1, -1], ["blue", 1, -1], ["yellow", -1, 1], ["green", 1, 1]];
+    const oval = svg("g", { transform: "rotate(28 50 75)" },
+      svg("ellipse", { cx: 50, cy: 75, rx: 34, ry: 54, fill: "#fff" }));
+    for (const [id, dx, dy] of quarters) {
+      oval.append(svg("path", { d: `M50 75 L${50 + dx * 31} 75 A31 50 0 0 ${dx * dy > 0 ? 1 : 0} 50 ${75 + dy * 50} Z`, fill: FIELD[id] }));
+      oval.append(shape(id, 50 + dx * 15, 75 + dy * 24, 0.7, "#fff"));
+    }
+    art.append(oval);
+    if (card === "W4") art.append(svg("text", { x: 50, y: 88, class: "cc-svg-big wild", "font-size": 36 }, "+4"));
+  } else {
+    art.append(svg("ellipse", { cx: 50, cy: 75, rx: 34, ry: 54, fill: "#fff", transform: "rotate(28 50 75)" }));
+    art.append(shape(colour, 50, 36, 0.75, field));
+    const big = svg("text", { x: 50, y: 96, fill: field, class: "cc-svg-big", "font-size": mark.length > 1 ? 44 : 58 }, mark);
+    art.append(big);
+    if (mark === "6" || mark === "9") art.append(svg("rect", { x: 38, y: 101, width: 24, height: 4, fill: field }));
+  }
+  const corner = (transform) => svg("g", { transform },
+    svg("text", { x: 19, y: 32, class: "cc-svg-index", "font-size": small }, mark),
+    colour ? shape(colour, 19, 45, 0.55, "#fff") : null);
+  art.append(corner(""), corner("rotate(180 50 75)"));
+  return art;
+}
+
+/** The back of a card: the draw pile and the other players' hands. */
+export function cardBack() {
+  return svg("svg", { viewBox: "0 0 100 150", class: "cc-svg", "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x: 1, y: 1, width: 98, height: 148, rx: 11, fill: "#fff", stroke: "#00000033" }),
+    svg("rect", { x: 6, y: 6, width: 88, height: 138, rx: 8, fill: "#2b2350" }),
+    svg("ellipse", { cx: 50, cy: 75, rx: 30, ry: 50, fill: "#c62828", transform: "rotate(28 50 75)" }),
+    shape("red", 40, 62, 0.6, "#fff"), shape("blue", 60, 62, 0.6, "#fff"),
+    shape("yellow", 40, 90, 0.6, "#fff"), shape("green", 60, 90, 0.6, "#fff"));
+}
+
+function cardFace(ui, card, extra = {}, label = cardName(card)) {
+  const { el } = ui;
+  const wild = card === "W" || card === "W4";
+  const kind = wild ? "wild" : `c-${COLOURS[card[0]].id}`;
+  const { class: size = "", ...rest } = extra;
+  return el("span", { class: `cc-card ${kind} ${size}`.trim(), "data-card": card, ...rest },
+    cardSvg(card), el("span", { class: "visually-hidden" }, label));
 }
 
 let picking = null; // the Wild whose colour is being picked: {card, actions, key}
@@ -73,12 +142,21 @@ export default {
     const legal = payload.status === "running" ? payload.legal || [] : [];
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     if (picking && picking.key !== `${payload.version}`) picking = null;
-    const parts = [tablePanel(view, payload, ui)];
+    const previousTop = container.querySelector(".cc-table [data-card]");
+    const previousHand = new Set([...container.querySelectorAll('[data-zone="hand"] [data-card]')].map((n) => n.dataset.key));
+    const parts = [seatsPanel(view, payload, ui), tablePanel(view, payload, ui)];
     const windowPanel = lastCardPanel(view, payload, legal, ui);
     if (windowPanel) parts.push(windowPanel);
     if (payload.seat !== null && view.hand) parts.push(handPanel(view, payload, legal, ui));
-    parts.push(seatsPanel(view, payload, ui));
     container.replaceChildren(el("div", { class: "cc" }, parts));
+    // Motion (CSS, off under prefers-reduced-motion): a new top card lands, new cards are dealt.
+    const top = container.querySelector(".cc-table .cc-card");
+    if (previousTop && top && (previousTop.dataset.card !== top.dataset.card || previousTop.dataset.count !== top.dataset.count)) top.classList.add("landed");
+    if (previousTop) {
+      for (const card of container.querySelectorAll('[data-zone="hand"] [data-card]')) {
+        if (!previousHand.has(card.dataset.key)) card.classList.add("dealt");
+      }
+    }
     if (focusKey) {
       const again = container.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
@@ -120,25 +198,49 @@ export default {
     return lines;
   },
 
-  endReason(payload) {
+  /** A seat's hidden hand on the replay page, drawn as cards. */
+  hidden(own, ui) {
+    const hand = own.hand || [];
+    if (!hand.length) return ui.el("p", { class: "muted" }, _("No cards."));
+    return ui.el("ol", { class: "cc-cards cc-small", "aria-label": fmt(ngettext("%(n)s card", "%(n)s cards", hand.length), { n: hand.length }) },
+      hand.map((card) => ui.el("li", {}, cardFace(ui, card))));
+  },
+
+  /** What decided the match, from the rounds it played: each round's winner and points. */
+  endReason(payload, ui) {
     const reason = payload.outcome && END_REASONS[payload.outcome.reason];
-    return reason ? reason() : "";
+    if (reason) return reason();
+    const rounds = (payload.view && payload.view.rounds) || [];
+    const name = (seat) => (seat === payload.seat ? _("you") : ui.seatName(seat));
+    const said = rounds.map((round) => {
+      if (round.winner === null || round.winner === undefined) return fmt(_("Round %(n)s: no winner."), { n: round.round });
+      const points = Number((round.points || {})[String(round.winner)] || 0);
+      return fmt(ngettext("Round %(n)s: %(name)s went out first, %(points)s point.", "Round %(n)s: %(name)s went out first, %(points)s points.", points), { n: round.round, name: name(round.winner), points });
+    });
+    if (rounds.length > 1) said.push(_("The highest total wins."));
+    return said.join(" ");
   },
 };
 
 function tablePanel(view, payload, ui) {
   const { el } = ui;
   const colour = view.color ? COLOURS[BY_ID[view.color]] : null;
-  const direction = view.direction === 1 ? _("Play goes clockwise ↻") : _("Play goes counter-clockwise ↺");
+  const clockwise = view.direction === 1;
+  const direction = clockwise ? _("Play goes clockwise") : _("Play goes counter-clockwise");
   return el("section", { class: "panel cc-table", "aria-labelledby": "cc-table-title" },
-    el("h2", { id: "cc-table-title" }, fmt(_("Round %(n)s"), { n: view.round })),
+    el("h2", { id: "cc-table-title", class: "cc-round" }, fmt(_("Round %(n)s"), { n: view.round })),
     el("div", { class: "cc-pile" },
-      el("div", {}, el("span", { class: "muted" }, _("Top card")), cardFace(ui, view.top, { class: `cc-card big ${view.top.startsWith("W") ? "wild" : `c-${COLOURS[view.top[0]].id}`}` })),
+      el("div", { class: "cc-stack" },
+        el("span", { class: "cc-card back" }, cardBack()),
+        el("span", { class: "cc-stack-count" }, fmt(ngettext("%(n)s card to draw", "%(n)s cards to draw", view.draw_pile), { n: view.draw_pile }))),
+      el("div", { class: "cc-stack" },
+        cardFace(ui, view.top, { class: "big", "data-count": String(view.discard_pile) }),
+        el("span", { class: "cc-stack-count" }, _("Top card"))),
       el("div", { class: "cc-facts" },
-        colour ? el("p", { class: `cc-in-force c-${colour.id}` }, fmt(_("Colour to match: %(colour)s %(shape)s"), { colour: colour.name(), shape: colour.shape })) : null,
+        colour ? el("p", { class: `cc-in-force c-${colour.id}` },
+          fmt(_("Colour to match: %(colour)s %(shape)s"), { colour: colour.name(), shape: colour.shape })) : null,
         view.choosing_color ? el("p", {}, _("A colour is being chosen.")) : null,
-        el("p", {}, direction),
-        el("p", { class: "muted" }, fmt(_("Draw pile: %(n)s · discard pile: %(m)s"), { n: view.draw_pile, m: view.discard_pile })))));
+        el("p", { class: "cc-direction" }, el("span", { class: `cc-arrow${clockwise ? "" : " ccw"}`, "aria-hidden": "true" }, clockwise ? "↻" : "↺"), " ", direction))));
 }
 
 function lastCardPanel(view, payload, legal, ui) {
@@ -155,6 +257,12 @@ function lastCardPanel(view, payload, legal, ui) {
   const catchIt = legal.find((a) => a.type === "catch");
   if (call) panel.append(el("button", { type: "button", class: "cc-call", "data-key": "call", onclick: () => ui.act(call) }, _("Last card!")));
   if (catchIt) panel.append(el("button", { type: "button", class: "cc-catch", "data-key": "catch", onclick: () => ui.act(catchIt) }, fmt(_("Catch %(name)s!"), { name: ui.seatName(catchIt.target) })));
+  const held = window.held || [];
+  if (payload.seat !== null && held.includes(payload.seat)) {
+    panel.append(el("p", { class: "cc-held" }, fmt(_("Your Catch is pending: it counts if %(name)s has not called within the first second."), { name: ui.seatName(window.seat) })));
+  } else if (window.seat === payload.seat && held.length) {
+    panel.append(el("p", { class: "cc-held" }, _("You are being caught: call now, within the first second, and it does not count.")));
+  }
   tickCountdown(panel);
   return panel;
 }
@@ -174,29 +282,39 @@ function tickCountdown(panel) {
 function handPanel(view, payload, legal, ui) {
   const { el } = ui;
   const plays = legal.filter((a) => a.type === "play");
+  const refusals = view.refusals || {};
   const section = el("section", { class: "panel cc-hand", "aria-labelledby": "cc-hand-title" },
-    el("h2", { id: "cc-hand-title" }, fmt(_("Your hand (%(n)s)"), { n: view.hand.length })));
+    el("h2", { id: "cc-hand-title" }, fmt(ngettext("Your hand: %(n)s card", "Your hand: %(n)s cards", view.hand.length), { n: view.hand.length })));
   if (view.drawn) section.append(el("p", { class: "cc-drawn" }, fmt(_("You drew %(card)s: play it or pass."), { card: cardName(view.drawn) })));
-  const seen = new Set();
+  const seen = new Map();
   const cards = view.hand.map((card, index) => {
     const options = plays.filter((a) => a.card === card);
     const playable = options.length > 0 && !(view.drawn && card !== view.drawn);
-    const first = !seen.has(card);
-    seen.add(card);
+    const copy = seen.get(card) || 0;
+    seen.set(card, copy + 1);
+    const why = () => {
+      const refusal = refusals[card];
+      if (refusal) return ui.refusal(refusal.refusal, refusal.params || {});
+      return payload.status === "running" ? _("You cannot play this card now.") : _("The game is over.");
+    };
     const onclick = () => {
-      if (!playable) return;
+      if (!playable) {
+        ui.toast(why(), "info");
+        return;
+      }
       if (options.length === 1 && !options[0].color) ui.act(options[0]);
       else {
         picking = { card, actions: options, key: `${payload.version}` };
         ui.redraw();
       }
     };
+    const label = playable ? cardName(card) : fmt(_("%(card)s (cannot be played now)"), { card: cardName(card) });
     return el("li", {}, el("button", {
-      type: "button", class: `cc-play${playable && first ? " playable" : ""}`, "data-key": `hand-${index}`,
+      type: "button", class: `cc-play${playable ? " playable" : ""}`, "data-key": `hand-${card}-${copy}`,
       "aria-disabled": playable ? "false" : "true", onclick,
-    }, cardFace(ui, card)));
+    }, cardFace(ui, card, { "data-key": `${card}-${copy}` }, label)));
   });
-  section.append(el("ol", { class: "cc-cards", "data-zone": "hand" }, cards));
+  section.append(el("ol", { class: `cc-cards${view.hand.length > 12 ? " many" : ""}`, "data-zone": "hand" }, cards));
   if (picking) {
     section.append(el("div", { class: "cc-picker", role: "group", "aria-labelledby": "cc-picker-title" },
       el("h3", { id: "cc-picker-title" }, fmt(_("Choose the colour for your %(card)s"), { card: cardName(picking.card) })),
@@ -235,23 +353,25 @@ function handPanel(view, payload, legal, ui) {
   return section;
 }
 
+/** The other players round the table, above the pile: cards left, score, turn and calls. */
 function seatsPanel(view, payload, ui) {
   const { el } = ui;
   const rows = payload.seats.map((seat) => {
     const key = String(seat.number);
     const place = view.places.indexOf(seat.number);
+    const count = view.hand_counts[key];
     const badges = [];
-    if (view.turn === seat.number) badges.push(el("span", { class: "badge ok" }, _("to play")));
     if (view.last_card_called.includes(seat.number)) badges.push(el("span", { class: "badge warn" }, _("Last card!")));
     if (place >= 0) badges.push(el("span", { class: "badge" }, fmt(_("place %(n)s"), { n: place + 1 })));
-    return el("tr", {},
-      el("th", { scope: "row" }, seat.number === payload.seat ? _("You") : ui.seatName(seat.number), " ", badges),
-      el("td", {}, String(view.hand_counts[key])),
-      el("td", {}, String(view.scores[key])));
+    const mine = seat.number === payload.seat;
+    return el("li", { class: `cc-seat${view.turn === seat.number ? " turn" : ""}${mine ? " mine" : ""}`, "data-seat": seat.number },
+      el("span", { class: "cc-seat-name" }, mine ? _("You") : ui.seatName(seat.number)),
+      el("span", { class: "cc-seat-cards" }, el("span", { class: "cc-mini-back", "aria-hidden": "true" }), fmt(ngettext("%(n)s card", "%(n)s cards", count), { n: count })),
+      el("span", { class: "cc-seat-score", "data-score-key": `cc-${key}` }, fmt(ngettext("%(n)s point", "%(n)s points", view.scores[key]), { n: view.scores[key] })),
+      view.turn === seat.number ? el("span", { class: "badge ok" }, _("to play")) : null,
+      badges);
   });
-  return el("section", { class: "panel cc-seats", "aria-labelledby": "cc-seats-title" },
-    el("h2", { id: "cc-seats-title" }, _("Players")),
-    el("div", { class: "table-wrap" }, el("table", { class: "list" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")), el("th", { scope: "col" }, _("Cards")), el("th", { scope: "col" }, _("Score")))),
-      el("tbody", {}, rows))));
+  return el("section", { class: "cc-seats", "aria-labelledby": "cc-seats-title" },
+    el("h2", { id: "cc-seats-title", class: "visually-hidden" }, _("Players")),
+    el("ol", { class: "cc-seat-list" }, rows));
 }

@@ -66,6 +66,12 @@ const canonical = (value) => {
 const same = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 const sorted = (cards) => cards.slice().sort();
 
+// The seats' roles in a Genius season's Death Match, said in words beside their badges.
+const ROLE_NAMES = {
+  EC: () => _("Elimination Candidate"),
+  DMO: () => _("Death Match Opponent"),
+};
+
 function cardLabel(card) {
   if (isPower(card)) return fmt(_("%(name)s (power card)"), { name: POWERS[card].name() });
   return fmt(_("%(colour)s %(value)s"), { colour: COLOUR_NAMES[card[0]](), value: card.slice(1) });
@@ -75,10 +81,12 @@ function cardFace(ui, card, extra = {}) {
   const { el } = ui;
   if (isPower(card)) {
     return el("span", { class: "dt-card power", "data-card": card, ...extra },
+      POWERS[card].cost.length <= 3 ? el("span", { class: "dt-corner", "aria-hidden": "true" }, POWERS[card].cost) : null,
       el("span", { class: "dt-symbol", "aria-hidden": "true" }, "★"),
       el("span", { class: "dt-name" }, POWERS[card].name()));
   }
   return el("span", { class: `dt-card c-${card[0]}`, "data-card": card, ...extra },
+    el("span", { class: "dt-corner", "aria-hidden": "true" }, card.slice(1), el("span", { class: "dt-corner-shape" }, SYMBOLS[card[0]])),
     el("span", { class: "dt-value" }, card.slice(1), el("span", { class: "dt-symbol", "aria-hidden": "true" }, SYMBOLS[card[0]])),
     el("span", { class: "dt-colour" }, COLOUR_NAMES[card[0]]()));
 }
@@ -206,7 +214,8 @@ function revealedLine(action, view, name) {
   const who = name(action.seat);
   if (action.type === "trio") {
     const entry = view.seats[String(action.seat)].categories[action.category];
-    return fmt(_("%(name)s scored %(points)s in %(category)s with %(cards)s."), {
+    const scored = entry ? entry.score : 0;
+    return fmt(ngettext("%(name)s scored %(points)s point in %(category)s with %(cards)s.", "%(name)s scored %(points)s points in %(category)s with %(cards)s.", scored), {
       name: who, points: entry ? entry.score : 0, category: categoryName(action.category), cards: cardsText(action.cards),
     });
   }
@@ -219,7 +228,7 @@ function revealedLine(action, view, name) {
   }
   if (action.type === "discard") {
     const points = action.cards.every(isPower) ? 10 : 5;
-    return fmt(_("%(name)s discarded %(cards)s for %(points)s points."), { name: who, cards: cardsText(action.cards), points });
+    return fmt(ngettext("%(name)s discarded %(cards)s for %(points)s point.", "%(name)s discarded %(cards)s for %(points)s points.", points), { name: who, cards: cardsText(action.cards), points });
   }
   if (action.type === "earthquake") {
     return fmt(_("%(name)s's Earthquake destroyed %(category)s."), { name: who, category: categoryName(action.category) });
@@ -249,9 +258,11 @@ function statusPanel(view, payload, ui) {
     else if (owes) state = _("choosing…");
     else state = _("nothing to choose");
     return el("li", { class: done ? "chosen" : owes ? "choosing" : "" },
-      el("strong", {}, who), " ", el("span", { class: "badge" }, role), state ? `: ${state}` : "");
+      el("strong", {}, who), " ", el("span", { class: "badge" }, role), state ? `: ${state}` : "",
+      ROLE_NAMES[role] ? el("span", { class: "dt-role-name" }, ` (${ROLE_NAMES[role]()})`) : null);
   });
   return el("section", { class: "panel dt-status", "aria-label": _("This step") },
+    el("p", { class: "dt-aim" }, _("Aim: outscore your opponent. A tie goes to more power cards activated, then to the DMO.")),
     el("p", { class: "dt-stage" }, stage ? stage() : view.stage),
     el("ul", { class: "dt-chosen" }, chosen));
 }
@@ -398,7 +409,7 @@ function handBlock(view, legal, ui) {
     if (discard) {
       const points = discard.cards.every(isPower) ? 10 : 5;
       options.append(el("div", { class: "dt-option-row" },
-        el("button", { type: "button", class: "secondary", "data-key": "discard", onclick: () => ui.act(discard) }, fmt(_("Discard these three for %(points)s points"), { points }))));
+        el("button", { type: "button", class: "secondary", "data-key": "discard", onclick: () => ui.act(discard) }, fmt(ngettext("Discard these three for %(points)s point", "Discard these three for %(points)s points", points), { points }))));
     }
     if (!trios.length && !powers.length && !discard) options.append(el("p", { class: "muted" }, _("These three cards make no legal play.")));
   } else {
@@ -492,7 +503,7 @@ function sheetPanel(view, payload, ui) {
   const totals = el("tr", { class: "dt-total" }, el("th", { scope: "row" }, _("Total")),
     order.map((seat) => {
       const s = view.seats[seat];
-      return el("td", {}, el("strong", {}, String(s.total)),
+      return el("td", {}, el("strong", { class: "dt-total-score", "data-score-key": `dt-${seat}` }, String(s.total)),
         s.extra_points ? el("span", { class: "muted" }, " ", fmt(_("(extra points: %(n)s)"), { n: s.extra_points })) : null);
     }));
   const zones = el("tr", {}, el("th", { scope: "row" }, _("Cards")),

@@ -40,11 +40,34 @@ function cardTitle(view, id) {
   return card.kind === "fx" ? card.name : card.title;
 }
 
+// The catalogue's instruments (data, in English), said in the page's language; an organiser's
+// own catalogue may name others, shown as written.
+const INSTRUMENTS = {
+  drums: () => _("drums"),
+  bass: () => _("bass"),
+  vocals: () => _("vocals"),
+  synth: () => _("synth"),
+  "drum machine": () => _("drum machine"),
+  keys: () => _("keys"),
+  horns: () => _("horns"),
+  rap: () => _("rap"),
+  "synth bass": () => _("synth bass"),
+  choir: () => _("choir"),
+  percussion: () => _("percussion"),
+  guitar: () => _("guitar"),
+  "upright bass": () => _("upright bass"),
+  strings: () => _("strings"),
+};
+
+function instrumentName(instrument) {
+  return INSTRUMENTS[instrument] ? INSTRUMENTS[instrument]() : instrument;
+}
+
 function filterText(filter) {
   const parts = [];
   if (filter.level) parts.push(fmt(_("level %(n)s"), { n: filter.level }));
   if (filter.colour) parts.push(colourName(filter.colour));
-  if (filter.instrument) parts.push(filter.instrument);
+  if (filter.instrument) parts.push(instrumentName(filter.instrument));
   if (filter.same_song) parts.push(_("of a song in play"));
   return parts.join(" ");
 }
@@ -108,7 +131,8 @@ function cardFace(view, payload, ui, id, entry = null) {
   const card = (view.cards && view.cards[id]) || { kind: "part", level: "?" };
   const colour = entry ? entry.colour : card.colour;
   const kind = card.kind === "fx" ? "fx" : colour || (card.kind === "wild" ? "wild" : "none");
-  const face = el("div", { class: `dm-card c-${kind}`, "data-card-id": id });
+  const face = el("div", { class: `dm-card c-${kind}`, "data-card-id": id },
+    el("span", { class: "dm-corner", "aria-hidden": "true" }, String(card.level)));
   const kindText = card.kind === "fx" ? _("FX") : colour ? colourName(colour) : _("Wild");
   face.append(
     el("p", { class: "dm-card-head" },
@@ -118,7 +142,7 @@ function cardFace(view, payload, ui, id, entry = null) {
   );
   if (card.kind === "fx") face.append(el("p", { class: "dm-fx" }, fxText(card)));
   else {
-    const instrument = card.kind === "wild" ? (colour && card.instruments ? card.instruments[colour] : _("any colour")) : card.instrument;
+    const instrument = card.kind === "wild" ? (colour && card.instruments ? instrumentName(card.instruments[colour]) : _("any colour")) : instrumentName(card.instrument);
     face.append(el("p", { class: "dm-meta" }, [card.artist, instrument].filter(Boolean).join(" · ")));
   }
   if (entry) {
@@ -148,8 +172,8 @@ function scoresPanel(view, payload, ui) {
           active ? el("span", { class: "badge" }, _("to play")) : null,
           view.winner === side ? el("span", { class: "badge ok" }, _("winner")) : null),
         el("p", { class: "dm-score" },
-          el("meter", { min: 0, max: view.target, value: Math.min(view.scores[side], view.target), "aria-label": fmt(_("%(side)s: %(score)s of %(target)s points"), { side: sideLabel(view, payload, side, ui), score: view.scores[side], target: view.target }) }),
-          " ", el("strong", {}, `${view.scores[side]} / ${view.target}`)));
+          el("meter", { min: 0, max: view.target, value: Math.min(view.scores[side], view.target), "aria-label": fmt(ngettext("%(side)s: %(score)s of %(target)s point", "%(side)s: %(score)s of %(target)s points", view.target), { side: sideLabel(view, payload, side, ui), score: view.scores[side], target: view.target }) }),
+          " ", el("strong", { "data-score-key": `dm-${side}` }, `${view.scores[side]} / ${view.target}`)));
     })));
 }
 
@@ -253,6 +277,7 @@ function wheelPanel(view, payload, ui) {
     text.setAttribute("x", String(30 * Math.cos(mid)));
     text.setAttribute("y", String(30 * Math.sin(mid) + 4));
     text.setAttribute("text-anchor", "middle");
+    text.setAttribute("class", "dm-label");
     text.textContent = label;
     disc.append(text);
     centres[label] = start + sweep / 2;
@@ -272,7 +297,7 @@ function wheelPanel(view, payload, ui) {
     caption = _("The Equalizer is spinning: it lands when the window closes.");
   } else {
     caption = last.cleared && last.cleared.length
-      ? fmt(_("It landed on %(result)s and cleared slot(s) %(slots)s."), { result: last.result, slots: last.cleared.join(", ") })
+      ? fmt(ngettext("It landed on %(result)s and cleared slot %(slots)s.", "It landed on %(result)s and cleared slots %(slots)s.", last.cleared.length), { result: last.result, slots: last.cleared.join(", ") })
       : fmt(_("It landed on %(result)s."), { result: last.result });
     // The pointer sits at the top: turn the disc so the result's segment centre meets it,
     // always forwards by whole turns, from where the last spin left it.
@@ -283,12 +308,16 @@ function wheelPanel(view, payload, ui) {
     if (key !== lastSpinKey) to += 3 * 360; // a spin made while the page watched: it turns
     else wheelAngle = to; // the spin the page opened on, or drawn again: no motion
     lastSpinKey = key;
-    disc.style.transform = `rotate(${wheelAngle}deg)`;
+    // Each number turns back by as much as the disc turns, about its own centre and on the
+    // same timing: the numbers stay upright while the wheel turns under them.
+    const turn = (angle) => {
+      disc.style.transform = `rotate(${angle}deg)`;
+      for (const label of disc.querySelectorAll(".dm-label")) label.style.transform = `rotate(${-angle}deg)`;
+    };
+    turn(wheelAngle);
     if (to !== wheelAngle && !reducedMotion()) {
-      requestAnimationFrame(() => requestAnimationFrame(() => {
-        disc.style.transform = `rotate(${to}deg)`;
-      }));
-    } else disc.style.transform = `rotate(${to}deg)`;
+      requestAnimationFrame(() => requestAnimationFrame(() => turn(to)));
+    } else turn(to);
     wheelAngle = to;
   }
   box.append(svg, el("p", { class: "dm-wheel-caption" }, caption));
@@ -431,6 +460,6 @@ export default {
 
   endReason(payload) {
     const view = payload.view;
-    return view ? fmt(_("A side reached %(n)s points."), { n: view.target }) : "";
+    return view ? fmt(ngettext("A side reached %(n)s point.", "A side reached %(n)s points.", view.target), { n: view.target }) : "";
   },
 };

@@ -58,11 +58,28 @@ export function say(template, params, payload, board, wording, ui) {
   return template.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? word(key, params[key]) : whole));
 }
 
+/** The plural form index of ``count`` in the page's language (the JavaScript catalogue's rule). */
+export function pluralIndex(count) {
+  return window.pluralidx ? Number(window.pluralidx(count)) : Number(count !== 1);
+}
+
+/** An event's sentence: a counted line in the form its count takes, else the plain line. */
+function lineFor(event, wording) {
+  const plural = wording.plurals && wording.plurals[event.line];
+  if (plural && event[plural.key] !== undefined) {
+    const value = event[plural.key];
+    const count = Array.isArray(value) ? value.length : Number(value);
+    const form = plural.forms[pluralIndex(count)];
+    if (form) return form;
+  }
+  return wording.lines[event.line];
+}
+
 /** The lines of a public log entry, in the page's language. */
 export function entryLines(entry, payload, board, wording, ui) {
   const lines = [];
   for (const event of entry.events || []) {
-    const template = wording.lines[event.line];
+    const template = lineFor(event, wording);
     if (template) lines.push(say(template, event, payload, board, wording, ui));
   }
   return lines;
@@ -81,6 +98,8 @@ export function seatName(payload, number) {
   let name = seat.name;
   const suffix = KIND_SUFFIX[seat.kind];
   if (suffix && name.endsWith(suffix)) name = name.slice(0, -suffix.length);
+  // A seat without a display name is "Seat N" in the server's English: said in the page's language.
+  if (name === `Seat ${number + 1}`) name = fmt(_("Seat %(n)s"), { n: number + 1 });
   if (seat.kind === "computer") return fmt(_("%(name)s (Computer)"), { name });
   if (seat.kind === "substitute") return fmt(_("%(name)s (Computer, substitute)"), { name });
   return name;
@@ -129,6 +148,10 @@ class Game {
       act: (action) => this.act(action),
       seatName: (n) => seatName(this.payload, n),
       say: (template, params) => this.say(template, params),
+      refusal: (code, params) => {
+        const template = this.wording.refusals[code];
+        return template ? this.say(template, params || {}) : _("The rules do not allow that move now.");
+      },
       words: this.wording.words,
       el,
       _,
@@ -200,7 +223,15 @@ class Game {
     this.renderTurn();
     this.renderClocks();
     this.renderLobby();
-    if (payload.view) this.board.render(this.container, payload, this.ui);
+    if (payload.view) {
+      // A score that changed pops briefly (CSS, none under prefers-reduced-motion).
+      const scores = new Map([...this.container.querySelectorAll("[data-score-key]")].map((n) => [n.dataset.scoreKey, n.textContent]));
+      this.board.render(this.container, payload, this.ui);
+      for (const node of this.container.querySelectorAll("[data-score-key]")) {
+        const before = scores.get(node.dataset.scoreKey);
+        if (before !== undefined && before !== node.textContent) node.classList.add("scored");
+      }
+    }
     this.renderEnd();
     this.shown();
     if (!initial) this.announceTurn(previous, payload);
@@ -423,14 +454,22 @@ class Game {
     if (payload.seat !== null && (outcome.winners || []).includes(payload.seat)) text = _("You won!");
     else if (!winners.length) text = _("Nobody won.");
     else text = fmt(_("Winner: %(names)s."), { names: winners.join(", ") });
+    end.classList.toggle("won", payload.seat !== null && (outcome.winners || []).includes(payload.seat));
+    end.querySelector("#end-outcome").textContent = text;
+    // What decided it: the board's words for the outcome's reason (a tie-break, a target...).
     const reason = this.board.endReason ? this.board.endReason(payload, this.ui) : "";
-    end.querySelector("#end-outcome").textContent = reason ? `${text} ${reason}` : text;
-    const scores = end.querySelector("#end-scores");
-    scores.replaceChildren(
-      ...Object.entries(outcome.scores || {}).flatMap(([seat, score]) => [
-        el("dt", {}, seatName(payload, Number(seat))),
-        el("dd", {}, String(score)),
-      ]),
+    const because = end.querySelector("#end-reason");
+    because.textContent = reason;
+    because.hidden = !reason;
+    // Placings, best first; a shared place lists every seat in it.
+    const scores = outcome.scores || {};
+    const ranking = outcome.ranking && outcome.ranking.length ? outcome.ranking : [Object.keys(scores).map(Number)];
+    end.querySelector("#end-placings").replaceChildren(
+      ...ranking.flatMap((place, index) => place.map((seat) =>
+        el("li", { class: `placing${index === 0 ? " first" : ""}${seat === payload.seat ? " mine" : ""}` },
+          el("span", { class: "placing-place" }, fmt(_("Place %(n)s"), { n: index + 1 })),
+          el("span", { class: "placing-name" }, seat === payload.seat ? fmt(_("%(name)s (you)"), { name: seatName(payload, seat) }) : seatName(payload, seat)),
+          el("span", { class: "placing-score" }, scoreText(scores[String(seat)]))))),
     );
     end.querySelector("#end-seed").textContent = payload.seed || "";
   }
@@ -553,6 +592,11 @@ class Game {
 export function readJson(doc, id, fallback) {
   const node = doc.getElementById(id);
   return node ? JSON.parse(node.textContent) : fallback;
+}
+
+function scoreText(score) {
+  if (score === undefined || score === null) return "";
+  return interpolate(ngettext("%(n)s point", "%(n)s points", score), { n: score }, true);
 }
 
 function isOver(payload) {

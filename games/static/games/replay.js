@@ -19,6 +19,8 @@ async function boot() {
   const container = root.querySelector("#board");
   let current = 0;
   const seats = data.seats.map((s) => ({ ...s, claimed: true, connected: true }));
+  // A time control without a reserve (most casual games) has nothing to show under "Reserve".
+  const hasReserve = data.steps.some((step) => Object.values(step.clocks || {}).some((clock) => clock && clock.reserve > 0));
 
   const payloadAt = (index) => ({
     status: index === last ? "finished" : "running",
@@ -37,6 +39,7 @@ async function boot() {
     announce: () => {},
     busy: () => false,
     redraw: () => show(current),
+    refusal: () => "",
   };
 
   function describeStep(index) {
@@ -64,7 +67,7 @@ async function boot() {
         const clock = step.clocks[String(seat.number)];
         return el("li", { class: `clock${clock && clock.owes ? " running" : ""}` },
           el("span", { class: "clock-name" }, ui.seatName(seat.number)),
-          el("span", { class: "reserve" }, el("span", { class: "label" }, _("Reserve")), " ", el("span", { class: "time" }, clock ? clockText(clock.reserve) : "–")),
+          hasReserve ? el("span", { class: "reserve" }, el("span", { class: "label" }, _("Reserve")), " ", el("span", { class: "time" }, clock ? clockText(clock.reserve) : "–")) : null,
           clock && clock.owes ? el("span", { class: "badge" }, _("to act")) : null);
       }),
     );

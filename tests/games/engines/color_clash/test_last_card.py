@@ -8,6 +8,7 @@ from tests.games.engines.color_clash.scenarios import act, hand, play, table
 
 CALL = {"type": "call_last_card"}
 CLOSE = {"type": "window_closed", "name": "last_card"}
+GRACE_OVER = {"type": "window_closed", "name": "last_card_grace"}
 
 
 def two_cards_left(seats=3, mode="classic"):
@@ -30,7 +31,7 @@ def test_call_before_playing_the_next_to_last_card_opens_no_window():
 def test_uncalled_next_to_last_card_opens_a_3_second_window_where_nobody_plays():
     state = two_cards_left()
     act(state, 0, play("R1"))
-    assert ENGINE.windows(state) == [Window("last_card", 3.0, 0)]
+    assert ENGINE.windows(state) == [Window("last_card", 3.0, 0), Window("last_card_grace", 1.0, 0)]
     assert ENGINE.to_act(state) == [0, 1, 2]
     assert ENGINE.legal_actions(state, 0) == [CALL]
     assert ENGINE.legal_actions(state, 1) == [{"type": "catch", "target": 0}]
@@ -48,9 +49,10 @@ def test_calling_within_the_window_is_safe():
         act(state, 2, {"type": "catch", "target": 0})
 
 
-def test_catch_before_the_call_makes_the_player_draw_two():
+def test_catch_after_the_first_second_before_the_call_makes_the_player_draw_two():
     state = two_cards_left()
     act(state, 0, play("R1"))
+    act(state, None, GRACE_OVER)
     events = act(state, 2, {"type": "catch", "target": 0})
     assert {"type": "caught", "seat": 2, "target": 0} in events
     assert hand(state, 0) == ["B2", "B7", "B8"]
@@ -111,3 +113,46 @@ def test_two_players_reverse_as_skip_waits_for_the_window_then_plays_again():
     assert state["window"] == 0 and state["turn"] == 0
     act(state, None, CLOSE)
     assert ENGINE.to_act(state) == [0] and ENGINE.decision(state, 0) is not None
+
+
+def test_catch_in_the_first_second_is_held_and_a_call_before_it_ends_voids_it():
+    state = two_cards_left()
+    act(state, 0, play("R1"))
+    events = act(state, 2, {"type": "catch", "target": 0})  # a script, 0.25 s after the card
+    assert events == [{"type": "catch_held", "seat": 2, "target": 0}]
+    assert hand(state, 0) == ["B2"] and state["window"] == 0
+    assert ENGINE.view(state, 2)["window"]["held"] == [2]
+    assert {"type": "catch", "target": 0} not in ENGINE.legal_actions(state, 2)
+    with pytest.raises(IllegalAction, match="already waiting"):
+        act(state, 2, {"type": "catch", "target": 0})
+    events = act(state, 0, CALL)  # the person calls at 0.6 s
+    assert {"type": "catch_dropped", "seats": [2], "target": 0} in events
+    assert not any(event["type"] == "caught" for event in events)
+    assert hand(state, 0) == ["B2"] and state["window"] is None and ENGINE.windows(state) == []
+    assert ENGINE.to_act(state) == [1]
+
+
+def test_catch_held_in_the_first_second_takes_effect_when_it_ends_without_a_call():
+    state = two_cards_left()
+    act(state, 0, play("R1"))
+    act(state, 1, {"type": "catch", "target": 0})
+    act(state, 2, {"type": "catch", "target": 0})
+    events = act(state, None, GRACE_OVER)
+    assert {"type": "caught", "seat": 1, "target": 0} in events
+    assert {"type": "drew", "seat": 0, "count": 2, "penalty": True} in events
+    assert hand(state, 0) == ["B2", "B7", "B8"]
+    assert state["window"] is None and ENGINE.windows(state) == []
+    with pytest.raises(IllegalAction, match="your turn"):
+        act(state, 0, CALL)
+
+
+def test_the_first_second_passing_without_a_catch_leaves_the_window_open():
+    state = two_cards_left()
+    act(state, 0, play("R1"))
+    events = act(state, None, GRACE_OVER)
+    assert events == [{"type": "window_closed", "name": "last_card_grace", "seat": 0}]
+    assert ENGINE.windows(state) == [Window("last_card", 3.0, 0)]
+    with pytest.raises(IllegalAction, match="no such window"):
+        act(state, None, GRACE_OVER)
+    act(state, 0, CALL)
+    assert hand(state, 0) == ["B2"] and state["window"] is None
