@@ -75,5 +75,5 @@ def test_a_webhook_refusal_in_portuguese(catalogues, django_user_model):
         format="json",
     )
     assert detail(answer, 400) == (
-        "uma URL de webhook começa com http:// ou https:// e nomeia um host"
+        "url: uma URL de webhook começa com http:// ou https:// e indica um host"
     )
