@@ -28,4 +28,3 @@ def substitute_if_still_away(game_id: int, seat: int, since: float) -> bool:
 @shared_task(name="games.sweep_overdue", ignore_result=True)
 def sweep_overdue() -> int:
     return timers.sweep_overdue()
-
