@@ -67,9 +67,11 @@ def move_transaction() -> Iterator[None]:
     run, psycopg finds the connection idle and its commit sends nothing. So the save must be
     the move's last statement, as it is in ``act`` and ``bot_act``; a refusal that saved
     nothing commits as before. Nested in another transaction (tests, an eager task) or on
-    SQLite it is ``atomic()`` alone. Measured by ``benchmarks/move_path.py`` (web + PostgreSQL
-    CPU of a move, interleaved, load average 20 -> 12): 4.71 ms a move with psycopg's BEGIN and
-    Django's COMMIT, 3.64 ms with them folded in, -23 % (docs/benchmarks.md, "The move path")."""
+    SQLite it is ``atomic()`` alone. Measured by ``benchmarks/move_path.py --only transaction``
+    (interleaved, load average 14-19): PostgreSQL's CPU per move 1.45 -> 1.00 ms (-31 %), the
+    POST's wall time 34.0 -> 32.0 ms (-6 %), the move's web + PostgreSQL CPU 5.49 -> 5.16 ms
+    (-6 %: below the 10 % mark for the whole move; the issue asks for the fewest round trips)
+    (docs/benchmarks.md, "The move path")."""
     db = _db()
     token = _folding.set(_one_trip(db) and not db.in_atomic_block)
     try:
