@@ -46,7 +46,7 @@ from loadkit.phases import baseline, client_gc_paused, load
 from loadkit.run import Run
 from loadkit.server import PG_SERVER, ROOT, Server, cores_used, serve_web
 
-REDIS_URL = "redis://127.0.0.1:6379/2"  # tests use /0; this benchmark flushes /2 only
+REDIS_URL = "redis://127.0.0.1:6379/2"  # tests use /0; this benchmark flushes its own db only
 EXTRA_ENGINES = "high_card=tests.games.engines.tiny"
 BENCH_THROTTLE_RATES = ",".join(
     f"{scope}.{who}=100000000/m"
@@ -116,6 +116,11 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument(
+        "--redis",
+        default=os.environ.get("BENCH_REDIS_URL", REDIS_URL),
+        help="a Redis database of its own: the run flushes it",
+    )
+    parser.add_argument(
         "--stock-uvicorn", action="store_true", help="the plain uvicorn CLI (no TCP_NODELAY)"
     )
     parser.add_argument(
@@ -138,7 +143,7 @@ def main() -> int:
     env = {
         **os.environ,
         "DATABASE_URL": f"{PG_SERVER}/{db}",
-        "REDIS_URL": REDIS_URL,
+        "REDIS_URL": args.redis,
         "EXTRA_ENGINES": EXTRA_ENGINES,
         # Every bot comes from this one address: rates far above the load, still counted.
         "THROTTLE_RATES": os.environ.get("THROTTLE_RATES", BENCH_THROTTLE_RATES),
@@ -150,11 +155,11 @@ def main() -> int:
         "DJANGO_SETTINGS_MODULE": "hosting.settings",
         "PYTHONPATH": str(ROOT),  # uvicorn's spawned workers import hosting from here
     }
-    redis.Redis.from_url(REDIS_URL).flushdb()
+    redis.Redis.from_url(args.redis).flushdb()
     create_database(db)
     server = Server(env, url)
     try:
-        print(f"setup: database {db}, Redis {REDIS_URL}, migrating")
+        print(f"setup: database {db}, Redis {args.redis}, migrating")
         prepare_django(env, password)
         scratch = Path(tempfile.mkdtemp(prefix="live-load-"))
         print(f"server logs: {scratch}")
@@ -167,7 +172,7 @@ def main() -> int:
             server.stop()
     finally:
         drop_database(db)
-        redis.Redis.from_url(REDIS_URL).flushdb()
+        redis.Redis.from_url(args.redis).flushdb()
     print_summary(figures)
     print(json.dumps(figures))
     return 0

@@ -28,4 +28,8 @@ def close_old_connections(sender: Task | None = None, **kwargs: Any) -> None:
     younger than CONN_MAX_AGE, drop it when broken (the next query reconnects). An eager task
     runs inside its caller's transaction, whose connection is not the task's to close."""
     if sender is not None and not sender.request.is_eager:
+        # Unlike a request, a task has no client to send it again after a failure: its
+        # connection is checked before it runs (a SELECT 1), where the web's is checked only
+        # after an error (settings, DATABASES).
+        db.connection.health_check_enabled = True
         db.close_old_connections()

@@ -107,8 +107,14 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 # Persistent connections, checked before reuse: a database restart costs one reconnect, not
 # a burst of 500s (each web process keeps a single connection, see hosting/asgi.py).
+# No health check per request: with it, every request's first query was preceded by a
+# ``SELECT 1`` round trip (0.88 of moves, issue 31). A connection is checked on error instead:
+# a query that fails marks it, and the end of that request (``close_old_connections``) closes
+# it if it no longer answers, so the next request reconnects. A connection lost while idle
+# costs one request a JSON 503 (hosting.core.errors), which the client sends again
+# (tests/faults: "database sessions terminated mid play").
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=False)
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several threads (in-process timers, live updates) share the file: wait, don't fail.

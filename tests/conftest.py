@@ -150,7 +150,8 @@ def asgi_server(transactional_db) -> str:
 def _close_server_connections() -> None:
     """The server's worker threads keep database connections that outlive it; on PostgreSQL
     they would block dropping the test database at the end of the run."""
-    from django.db import connection
+    from asgiref.sync import SyncToAsync
+    from django.db import connection, connections
 
     if connection.vendor != "postgresql":
         return
@@ -159,6 +160,11 @@ def _close_server_connections() -> None:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+    # The server ran its views on asgiref's one sync thread, which outlives it and serves this
+    # process's later async tests too: its connection objects go with their sessions, as a
+    # restarted server's would. (Without a health check per request, the web checks a
+    # connection after an error, not before: hosting/settings.py, DATABASES.)
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
 
 
 @pytest.fixture

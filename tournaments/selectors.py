@@ -53,7 +53,6 @@ def or_404(find: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
 # -- lookups ----------------------------------------------------------------------------------
 
 
-
 def visible_tournament(slug: str, user: Any) -> Tournament:
     """Any tournament by its link, unlisted ones included; a draft only to those who run it."""
     tournament = Tournament.objects.filter(slug=slug).first()

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 # The web server runs as this command with --serve-web (see serve_web), for every benchmark.
@@ -32,6 +33,7 @@ class Server:
     env: dict[str, str]
     url: str
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
+    backends: dict[int, float] = field(default_factory=dict)  # PostgreSQL pid -> CPU seen
 
     def start(self, args: argparse.Namespace, scratch: Path) -> None:
         python = sys.executable
@@ -92,11 +94,29 @@ class Server:
     def cpu_seconds(self) -> dict[str, float]:
         """CPU time used so far by each server part (its whole process group)."""
         used = {name: _group_cpu(proc.pid) for name, proc in self.procs.items()}
-        used["postgres"] = _comm_cpu("postgres")
+        used["postgres"] = self._database_cpu()
         used["redis"] = _comm_cpu("redis-server")
         used["load client"] = client_cpu()
         used["machine"] = machine_busy()
         return used
+
+    def _database_cpu(self) -> float:
+        """CPU of the PostgreSQL backends serving this run's database only: other sessions'
+        test suites share the server, and counting every ``postgres`` process made this
+        figure theirs as much as ours. A backend that has exited keeps its last reading."""
+        url = self.env["DATABASE_URL"]
+        with psycopg.connect(url, autocommit=True) as conn:
+            pids = {
+                pid
+                for (pid,) in conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND pid <> pg_backend_pid()"
+                )
+            }
+        for pid, _, fields in _proc_stats():
+            if pid in pids:
+                self.backends[pid] = _cpu(fields)
+        return sum(self.backends.values())
 
 
 def serve_web(port: int, workers: int, profile: str | None) -> None:
@@ -191,7 +211,7 @@ def machine_busy() -> float:
 
 def cores_used(before: dict[str, float], after: dict[str, float], seconds: float) -> dict:
     """Cores each part used between two ``Server.cpu_seconds`` readings; ``other`` is the rest
-    of the machine (other sessions; postgres counts every database's sessions, too)."""
+    of the machine (other sessions, their PostgreSQL backends included)."""
     used = {name: (after[name] - before[name]) / seconds for name in before}
     used["other"] = used.pop("machine") - sum(used.values())
     return {name: round(cores, 2) for name, cores in used.items()}

@@ -6,7 +6,6 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import store
@@ -46,7 +45,7 @@ def act(
     repeat_of = (key.column, key.value, client_action_id) if client_action_id else None
     refusal: Exception | None = None
     payloads: dict[str, str] = {}
-    with transaction.atomic():
+    with store.move_transaction():
         game, seats, first = core.lock(game_id, repeat_of)
         player = key.find(seats)
         if player is None:
@@ -99,7 +98,7 @@ def _check_action_shape(action: Any, client_action_id: str | None) -> None:
 
 def bot_act(*, game_id: int, seat: int, version: int) -> bool:
     """A computer seat plays, if the game is still where it was when the move was scheduled."""
-    with transaction.atomic():
+    with store.move_transaction():
         held = store.lock_game(game_id)
         if held is None or not held[0].is_running or held[0].version != version:
             return False

@@ -25,6 +25,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from redis.commands.core import Script
 from rest_framework.throttling import BaseThrottle
 
 from hosting.core.proxies import client_address
@@ -77,17 +78,42 @@ def retry_after(request: HttpRequest, scope: str, account: str | None) -> int | 
     return max(1, math.ceil(max(waits))) if waits else None
 
 
+# Each counter made for its period if new, then counted: one EVALSHA for all of a request's
+# counters (redis-py's ``Script`` sends the script itself only when Redis does not know it).
+_COUNT = """
+local counts = {}
+for i, key in ipairs(KEYS) do
+    redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
+    counts[i] = redis.call('INCR', key)
+end
+return counts
+"""
+
+
+@functools.cache
+def _redis_counter() -> tuple[RedisCache, Script] | None:
+    """The process's cache backend and counting script, made once; None without Redis.
+
+    ``caches["default"]`` is one backend object per async context (a new one for every ASGI
+    request), and its ``get_client`` builds a new ``redis.Redis`` on each call: per request
+    that was 0.77 ms of the web's 5.6 ms per move (issue 31). One client of the shared pool
+    (``hosting.core.redis_clients``) and one EVALSHA instead of a SET NX/INCR pipeline:
+    per request in contexts of their own, 313 us of CPU before, 122 us now: -61 % (load average
+    7.4, ``benchmarks/throttle.py``; docs/benchmarks.md, "The move path")."""
+    cache = caches.create_connection("default")
+    if not isinstance(cache, RedisCache):
+        return None
+    return cache, cache._cache.get_client(write=True).register_script(_COUNT)
+
+
 def _hit(keys: list[tuple[str, int]]) -> list[int]:
     """Add one to each counter (created for its period) and return the counts."""
+    counter = _redis_counter()
+    if counter is not None:
+        cache, count = counter
+        made = [cache.make_and_validate_key(key) for key, _ in keys]
+        return count(keys=made, args=[period + 1 for _, period in keys])
     cache = caches["default"]  # the backend itself (``django.core.cache.cache`` is a proxy)
-    if isinstance(cache, RedisCache):
-        # One round trip for every counter: SET NX EX, then INCR.
-        made = [(cache.make_and_validate_key(key), period) for key, period in keys]
-        pipe = cache._cache.get_client(made[0][0], write=True).pipeline(transaction=False)
-        for key, period in made:
-            pipe.set(key, 0, ex=period + 1, nx=True)
-            pipe.incr(key)
-        return pipe.execute()[1::2]
     counts = []
     for key, period in keys:
         cache.add(key, 0, timeout=period + 1)

@@ -58,9 +58,7 @@ RULING_LABELS = {
 def file(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     tournament = or_404(selectors.visible_tournament, slug, request.user)
     match = or_404(selectors.match, tournament, code)
-    if disputes.party_of(match, request.user) is None and not runs(
-        tournament, request.user
-    ):
+    if disputes.party_of(match, request.user) is None and not runs(tournament, request.user):
         raise PermissionDenied
     links = list(match.match_games.select_related("game").order_by("number"))
     game = links[-1].game if links else None

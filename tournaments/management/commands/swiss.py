@@ -1,4 +1,8 @@
-"""``python manage.py swiss --input state.json --json``: pair the next Swiss round."""
+"""``python manage.py swiss --input state.json --json``: pair the next Swiss round.
+
+``manage.py`` runs this command through ``tournaments.formats.cli`` without setting Django up;
+this class is the same command for ``call_command`` and ``manage.py help``.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +11,18 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.formats import FormatError
-from tournaments.formats.json_api import swiss_json
-from tournaments.management.commands._json_io import read_state
+from tournaments.formats import FormatError, cli
 
 
 class Command(BaseCommand):
-    help = "Pair the next round of a Swiss event from its JSON state (docs/formats-json.md)."
+    help = cli.SWISS_HELP
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--input", required=True, help="state file, or - for stdin")
-        parser.add_argument("--json", action="store_true", help="print JSON (the default)")
+        cli.add_swiss_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            result = swiss_json(read_state(options["input"]))
+            result = cli.swiss(options)
         except FormatError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(json.dumps(result))
