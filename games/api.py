@@ -242,14 +242,18 @@ class SeatClaimView(GameAPIView):
         return Response(body, status=201)
 
 
-@extend_schema_view(post=operation(bodies.Game, summary="Deal and start the clocks"))
+@extend_schema_view(
+    post=operation(
+        bodies.Game,
+        summary="Deal and start the clocks",
+        description="For the game's creator, the organisers of its tournament or a staff "
+        "admin (else 403). 409 `seed_window`: a tournament game waits for its players' "
+        "client seeds and deals itself.",
+    )
+)
 class GameStartView(GameAPIView):
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(game_id)
-        creator = request.user.is_authenticated and request.user.pk == game.created_by_id
-        if not creator and not is_organiser(request.user):
-            raise Forbidden(_("only the game's creator or an organiser can start it"))
-        game = services.game_start(game_id=game_id)
+        game = services.game_start(game_id=game_id, by=request.user)
         seats = store.seats_of(game_id)
         seat, _how = seat_for(request, game, seats)
         return Response(game_payload(game, seat, services.now(), seats))

@@ -281,7 +281,7 @@ def _start(room: Room, members: list[RoomMember]) -> GameSession:
         seats[str(n)] = {"member": None, "name": ""}
     number = room.rounds.count() + 1
     RoomRound.objects.create(room=room, game=game, number=number, seats=seats)
-    game = services.game_start(game_id=game.pk)
+    game = services.game_start(game_id=game.pk, by=None)  # the room's rule: all ready
     room.game = game
     room.status = Room.Status.PLAYING
     room.last_activity = timezone.now()

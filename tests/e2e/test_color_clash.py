@@ -57,7 +57,7 @@ def test_three_players_a_wild_colour_and_a_last_card_catch(
         page.get_by_role("button", name=f"Take seat {number + 1}").click()
         page.wait_for_url(f"{live_url}/games/{game.pk}/")
         pages.append(page)
-    started = services.game_start(game_id=game.pk)
+    started = services.game_start(game_id=game.pk, by=None)
     first = started.state["turn"]
     a, b, c = first, (first + 1) % 3, (first + 2) % 3
     arrange(game.pk, {a: ["W", "Y5", "G9"], b: ["Y1", "Y2"], c: ["R7", "B8", "G2"]}, top="R3")

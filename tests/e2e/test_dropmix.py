@@ -69,7 +69,7 @@ def test_a_2v2_turn_with_a_retract_and_an_equalizer_spin(
         page.wait_for_url(f"{live_url}/games/{game.pk}/")
         page.evaluate(RECORD_ANNOUNCEMENTS)
         pages.append(page)
-    started = services.game_start(game_id=game.pk)
+    started = services.game_start(game_id=game.pk, by=None)
     first, second = started.state["sides"][started.state["active"]]
     spectator = new_context().new_page()
     spectator.goto(f"{live_url}/games/{game.pk}/")
