@@ -30,17 +30,20 @@ from hosting.core.identity import guest_for, remember_guest
 from hosting.core.openapi import READ_ERRORS, THROTTLED, operation
 from hosting.core.roles import is_organiser
 from hosting.core.throttles import CreateLimit, Limit
-from hosting.core.validation import valid
+from hosting.core.validation import Text, valid
 
 MAX_GRACE_SECONDS = 7 * 24 * 3600  # a week: any longer is an abandoned seat
 MAX_ACTION_BYTES = 16 * 1024  # the largest legal action is a few hundred bytes
 
 
 class SeatInput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=Seat.Kind.choices, default=Seat.Kind.HUMAN)
-    bot = serializers.CharField(required=False, default="", allow_blank=True, max_length=40)
-    role = serializers.CharField(required=False, default="", allow_blank=True, max_length=20)
-    name = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
+    # A substitute is what a seat becomes when its person leaves, not a seat one creates.
+    kind = serializers.ChoiceField(
+        choices=[Seat.Kind.HUMAN, Seat.Kind.COMPUTER], default=Seat.Kind.HUMAN
+    )
+    bot = Text(required=False, default="", allow_blank=True, max_length=40)
+    role = Text(required=False, default="", allow_blank=True, max_length=20)
+    name = Text(required=False, default="", allow_blank=True, max_length=80)
     # The account the seat is reserved for: nobody else may take it.
     user = serializers.SlugRelatedField(
         slug_field="username",
@@ -51,7 +54,7 @@ class SeatInput(serializers.Serializer):
 
 
 class GameCreateInput(serializers.Serializer):
-    engine = serializers.CharField(max_length=40)
+    engine = Text(max_length=40)
     config = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
     seats = SeatInput(many=True)
