@@ -5,7 +5,6 @@ organisers their tournaments' ones, with the filters of the ``/audit/`` page).""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema_view
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -95,8 +94,9 @@ class AuditView(TournamentAPIView):
             OpenApiParameter("action", str, description="actions starting with this"),
             OpenApiParameter("actor", str, description="the actor's username"),
             OpenApiParameter("target", str, description="e.g. match:W1.1 or dispute:4"),
-            OpenApiParameter("since", OpenApiTypes.DATETIME, description="ISO 8601"),
-            OpenApiParameter("until", OpenApiTypes.DATETIME, description="ISO 8601"),
+            # Text, not ``date-time``: empty is no bound (the audit page's form sends it so).
+            OpenApiParameter("since", str, description="ISO 8601 date and time; empty: none"),
+            OpenApiParameter("until", str, description="ISO 8601 date and time; empty: none"),
         ],
         errors=(400, *READ_ERRORS),
     )
