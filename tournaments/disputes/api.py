@@ -177,7 +177,13 @@ class DisputeAPIView(APIView):
 
 FILTERS = [
     PAGE,
-    OpenApiParameter("status", str, enum=["pending", "open", "assigned", "ruled", "withdrawn"]),
+    # Empty is every status, as the disputes page's filter form sends it.
+    OpenApiParameter(
+        "status",
+        str,
+        enum=["", "pending", "open", "assigned", "ruled", "withdrawn"],
+        description="empty: any",
+    ),
     OpenApiParameter("tournament", str, description="a tournament's slug"),
     OpenApiParameter("assignee", str, description="a staff admin's username, or none"),
 ]
