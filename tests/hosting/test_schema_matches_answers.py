@@ -96,6 +96,8 @@ def test_a_comment_is_a_string_not_a_number():
         refused = filer.post(path, {"text": not_text}, format="json")
         assert refused.status_code == 400, (not_text, refused.content)
         assert refused.json()["fields"]["text"] == ["Not a valid string."]
+    too_long = filer.post(path, {"text": "words" + "\r" * 5000}, format="json")
+    assert too_long.status_code == 400 and "text" in too_long.json()["fields"]
     assert dispute.comments.count() == 0
     assert filer.post(path, {"text": "my statement"}, format="json").status_code == 201
 
