@@ -150,7 +150,7 @@ async def measure(args: argparse.Namespace) -> int:
                 game_id=game.pk, number=number, guest=guest, invite=invite_for(game)
             )
             tokens.append(claim.token)
-        services.game_start(game_id=game.pk)
+        services.game_start(by=None, game_id=game.pk)
         return game.pk, tokens
 
     async def call(method: str, path: str, token: str, body: bytes = b"") -> tuple[int, bytes]:

@@ -30,17 +30,20 @@ from hosting.core.identity import guest_for, remember_guest
 from hosting.core.openapi import READ_ERRORS, THROTTLED, operation
 from hosting.core.roles import is_organiser
 from hosting.core.throttles import CreateLimit, Limit
-from hosting.core.validation import valid
+from hosting.core.validation import Text, valid
 
 MAX_GRACE_SECONDS = 7 * 24 * 3600  # a week: any longer is an abandoned seat
 MAX_ACTION_BYTES = 16 * 1024  # the largest legal action is a few hundred bytes
 
 
 class SeatInput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=Seat.Kind.choices, default=Seat.Kind.HUMAN)
-    bot = serializers.CharField(required=False, default="", allow_blank=True, max_length=40)
-    role = serializers.CharField(required=False, default="", allow_blank=True, max_length=20)
-    name = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
+    # A substitute is what a seat becomes when its person leaves, not a seat one creates.
+    kind = serializers.ChoiceField(
+        choices=[Seat.Kind.HUMAN, Seat.Kind.COMPUTER], default=Seat.Kind.HUMAN
+    )
+    bot = Text(required=False, default="", allow_blank=True, max_length=40)
+    role = Text(required=False, default="", allow_blank=True, max_length=20)
+    name = Text(required=False, default="", allow_blank=True, max_length=80)
     # The account the seat is reserved for: nobody else may take it.
     user = serializers.SlugRelatedField(
         slug_field="username",
@@ -51,7 +54,7 @@ class SeatInput(serializers.Serializer):
 
 
 class GameCreateInput(serializers.Serializer):
-    engine = serializers.CharField(max_length=40)
+    engine = Text(max_length=40)
     config = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
     seats = SeatInput(many=True)
@@ -242,14 +245,18 @@ class SeatClaimView(GameAPIView):
         return Response(body, status=201)
 
 
-@extend_schema_view(post=operation(bodies.Game, summary="Deal and start the clocks"))
+@extend_schema_view(
+    post=operation(
+        bodies.Game,
+        summary="Deal and start the clocks",
+        description="For the game's creator, the organisers of its tournament or a staff "
+        "admin (else 403). 409 `seed_window`: a tournament game waits for its players' "
+        "client seeds and deals itself.",
+    )
+)
 class GameStartView(GameAPIView):
     def post(self, request: Request, game_id: int) -> Response:
-        game = _game(game_id)
-        creator = request.user.is_authenticated and request.user.pk == game.created_by_id
-        if not creator and not is_organiser(request.user):
-            raise Forbidden(_("only the game's creator or an organiser can start it"))
-        game = services.game_start(game_id=game_id)
+        game = services.game_start(game_id=game_id, by=request.user)
         seats = store.seats_of(game_id)
         seat, _how = seat_for(request, game, seats)
         return Response(game_payload(game, seat, services.now(), seats))

@@ -8,28 +8,29 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games import fairness
+from games.models import Seat
 from hosting.core.openapi import json_object
+from hosting.core.validation import Pattern, Text, Url
 
 
 class GameSeat(serializers.Serializer):
     number = serializers.IntegerField()
-    name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["human", "computer"])
-    role = serializers.CharField()
+    name = Text()
+    # A substitute is the computer playing a seat its person left (``games.services.substitutes``).
+    kind = serializers.ChoiceField(choices=Seat.Kind.values)
+    role = Text()
     claimed = serializers.BooleanField()
     connected = serializers.BooleanField()
-    client_seed = serializers.CharField(help_text='its part of the deal; "" when it sent none')
+    client_seed = Text(help_text='its part of the deal; "" when it sent none')
 
 
 class Game(serializers.Serializer):
     game = serializers.IntegerField()
-    engine = serializers.CharField()
+    engine = Text()
     status = serializers.ChoiceField(choices=["waiting", "running", "finished", "aborted"])
     version = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True, help_text="your seat; null: a spectator")
-    seed_sha256 = serializers.CharField(
-        help_text="commits to the secret server seed, from the game's creation"
-    )
+    seed_sha256 = Text(help_text="commits to the secret server seed, from the game's creation")
     seats = GameSeat(many=True)
     time_control = json_object("time_control")
     clocks = serializers.DictField(
@@ -46,26 +47,26 @@ class Game(serializers.Serializer):
         help_text="your legal actions (a seat, running)",
     )
     outcome = serializers.DictField(required=False, help_text="once ended")
-    seed = serializers.CharField(required=False, help_text="revealed once ended")
+    seed = Text(required=False, help_text="revealed once ended")
     seed_window_ends = serializers.FloatField(
         required=False,
         help_text="waiting for the seats' client seeds: the deal is made when all have sent "
         "one, or at this time (Unix seconds) at the latest",
     )
-    invite = serializers.CharField(required=False, help_text="the creator only")
-    invite_url = serializers.URLField(required=False, help_text="the creator only")
+    invite = Text(required=False, help_text="the creator only")
+    invite_url = Url(required=False, help_text="the creator only")
 
 
 class Claim(serializers.Serializer):
     seat = serializers.IntegerField()
-    token = serializers.CharField(help_text="the seat token, shown only here")
+    token = Text(help_text="the seat token, shown only here")
     state = Game()
 
 
 class ClaimInput(serializers.Serializer):
-    invite = serializers.CharField(required=False, help_text="the game's invite secret")
+    invite = Text(required=False, help_text="the game's invite secret")
     credential = serializers.ChoiceField(choices=["session", "token"], default="session")
-    client_seed = serializers.RegexField(
+    client_seed = Pattern(
         f"^{fairness.CLIENT_SEED_PATTERN}$",
         required=False,
         help_text="your part of the deal: 1-64 of A-Z a-z 0-9 - _ . : + / =, before the start; "
@@ -74,7 +75,7 @@ class ClaimInput(serializers.Serializer):
 
 
 class ClientSeedInput(serializers.Serializer):
-    client_seed = serializers.RegexField(
+    client_seed = Pattern(
         f"^{fairness.CLIENT_SEED_PATTERN}$",
         help_text="your seat's part of the deal: 1-64 of A-Z a-z 0-9 - _ . : + / =",
     )
@@ -82,7 +83,7 @@ class ClientSeedInput(serializers.Serializer):
 
 class ActionInput(serializers.Serializer):
     action = json_object("action", "one of the engine's actions, e.g. from /legal")
-    client_action_id = serializers.CharField(required=False, max_length=64)
+    client_action_id = Text(required=False, max_length=64)
     expected_version = serializers.IntegerField(required=False, min_value=0)
 
 
@@ -94,7 +95,7 @@ class ActionResult(serializers.Serializer):
 
 class SeatToken(serializers.Serializer):
     seat = serializers.IntegerField()
-    token = serializers.CharField()
+    token = Text()
 
 
 class Legal(serializers.Serializer):
@@ -113,22 +114,20 @@ class LogEvent(serializers.Serializer):
 
 class GameLog(serializers.Serializer):
     game = serializers.IntegerField()
-    engine = serializers.CharField()
+    engine = Text()
     config = json_object("config")
-    seed = serializers.CharField()
-    seed_sha256 = serializers.CharField()
-    client_seeds = serializers.ListField(
-        child=serializers.CharField(allow_blank=True), help_text="in seat order"
-    )
-    effective_seed = serializers.CharField(help_text="what the deal drew from (games.fairness)")
+    seed = Text()
+    seed_sha256 = Text()
+    client_seeds = serializers.ListField(child=Text(allow_blank=True), help_text="in seat order")
+    effective_seed = Text(help_text="what the deal drew from (games.fairness)")
     outcome = json_object("outcome")
     log = LogEvent(many=True)
 
 
 class VerifiedClientSeed(serializers.Serializer):
     seat = serializers.IntegerField()
-    name = serializers.CharField()
-    client_seed = serializers.CharField()
+    name = Text()
+    client_seed = Text()
 
 
 class PublicLogEntry(serializers.Serializer):
@@ -150,15 +149,15 @@ class PublicLog(serializers.Serializer):
 class Verification(serializers.Serializer):
     game = serializers.IntegerField()
     verified = serializers.BooleanField()
-    seed = serializers.CharField()
-    seed_sha256 = serializers.CharField()
+    seed = Text()
+    seed_sha256 = Text()
     seed_matches_commitment = serializers.BooleanField()
-    construction = serializers.CharField(help_text="how the effective seed was derived")
+    construction = Text(help_text="how the effective seed was derived")
     client_seeds = VerifiedClientSeed(many=True)
-    client_seed_message = serializers.CharField(
+    client_seed_message = Text(
         allow_null=True, help_text="the HMAC's message: the client seeds as a JSON array"
     )
-    effective_seed = serializers.CharField(help_text="recomputed from the seeds above")
+    effective_seed = Text(help_text="recomputed from the seeds above")
     effective_seed_matches = serializers.BooleanField(help_text="the one the game dealt from")
     replayed_actions = serializers.IntegerField()
     final_state_matches = serializers.BooleanField()

@@ -19,7 +19,6 @@ from games.access import seat_for
 from games.models import GameSession, Seat
 from games.payloads import dumps, game_payload
 from games.verification import verify_game
-from hosting.core.roles import is_organiser
 
 LIST_SIZE = 50
 
@@ -61,7 +60,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     payload = game_payload(game, seat, services.now(), seats)
     waiting = game.status == GameSession.Status.WAITING
     creator = request.user.is_authenticated and request.user.pk == game.created_by_id
-    may_start = waiting and (creator or is_organiser(request.user))
+    may_start = (
+        waiting and not services.in_seed_window(game) and services.steers(game, request.user)
+    )
     invite = request.GET.get("invite", "")[:200]
     context = {
         "game": game,

@@ -4,10 +4,10 @@ reaches the seasons. ``TournamentsConfig.ready`` calls ``connect`` once."""
 
 from __future__ import annotations
 
-from games.signals import game_finished
+from games.signals import game_finished, runs_game_tournament
 from hosting.core.roles import role_changed
 from tournaments import live
-from tournaments.core import audit, hooks
+from tournaments.core import audit, hooks, permissions
 from tournaments.seasons import services as seasons
 from tournaments.services.results import game_result_recorded
 from tournaments.webhooks import services as webhooks
@@ -18,6 +18,7 @@ def connect() -> None:
     hooks.season_match_decided.connect(seasons.match_decided)
     game_finished.connect(on_game_finished, dispatch_uid="tournaments.game_finished")
     role_changed.connect(audit.record_role_change, dispatch_uid="tournaments.role_changed")
+    runs_game_tournament.connect(permissions.organises_game, dispatch_uid="tournaments.organises")
     live.connect()
     webhooks.connect()
 

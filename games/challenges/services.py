@@ -77,8 +77,9 @@ def challenge_accept(*, challenge_id: int, user: Any) -> GameSession:
         challenge.answered = timezone.now()
         challenge.game = game
         challenge.save(update_fields=["status", "answered", "game"])
+        # by=None: the invitee's acceptance starts it, under the challenge's own rule.
         return services.game_open_seed_window(
-            game_id=game.pk, seconds=settings.CASUAL_SEED_WINDOW_SECONDS
+            game_id=game.pk, seconds=settings.CASUAL_SEED_WINDOW_SECONDS, by=None
         )
 
 

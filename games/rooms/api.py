@@ -22,7 +22,7 @@ from hosting.core.errors import NotFound
 from hosting.core.identity import guest_for
 from hosting.core.openapi import READ_ERRORS, THROTTLED, json_object, operation
 from hosting.core.throttles import Limit, count_failure, failures_wait
-from hosting.core.validation import valid
+from hosting.core.validation import Text, Url, valid
 
 WRONG_CODE_SCOPE = "room_code"
 
@@ -101,7 +101,7 @@ class RemoveInput(serializers.Serializer):
 
 
 class RoomMemberOut(serializers.Serializer):
-    name = serializers.CharField(help_text="the room name: the account's, a guest's animal name")
+    name = Text(help_text="the room name: the account's, a guest's animal name")
     ready = serializers.BooleanField()
     host = serializers.BooleanField()
     you = serializers.BooleanField()
@@ -110,29 +110,29 @@ class RoomMemberOut(serializers.Serializer):
 
 
 class RoomTotal(serializers.Serializer):
-    name = serializers.CharField()
+    name = Text()
     points = serializers.IntegerField()
     wins = serializers.IntegerField()
 
 
 class RoomOut(serializers.Serializer):
-    code = serializers.CharField(help_text="six letters")
+    code = Text(help_text="six letters")
     engine = serializers.ChoiceField(choices=list(choices.GAMES), help_text="the game")
     options = json_object("options", "the game's own options (DropMix Clash: format, target)")
     kind = serializers.ChoiceField(choices=["private", "quick", "practice"])
     status = serializers.ChoiceField(choices=["open", "playing", "closed"])
-    mode = serializers.CharField()
-    match = serializers.CharField()
+    mode = Text()
+    match = Text()
     turn_seconds = serializers.IntegerField()
     computers = serializers.IntegerField()
     players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     member = serializers.BooleanField(help_text="whether you are in the room (else: no names)")
-    url = serializers.URLField(help_text="the share link")
+    url = Url(help_text="the share link")
     members = RoomMemberOut(many=True, required=False)
     host = serializers.BooleanField(required=False)
     game = serializers.IntegerField(required=False, allow_null=True, help_text="the current game")
-    game_url = serializers.URLField(required=False)
+    game_url = Url(required=False)
     rounds = serializers.ListField(child=json_object("round"), required=False)
     totals = RoomTotal(many=True, required=False, help_text="match totals over finished games")
 

@@ -337,8 +337,9 @@ def _start(room: Room, members: list[RoomMember]) -> GameSession:
     number = room.rounds.count() + 1
     RoomRound.objects.create(room=room, game=game, number=number, seats=seats)
     # Each person's browser sends its part of the shuffle from the game page; computers none.
+    # by=None: the room's own rule (everyone ready) starts it, not a person steering it.
     game = services.game_open_seed_window(
-        game_id=game.pk, seconds=settings.CASUAL_SEED_WINDOW_SECONDS
+        game_id=game.pk, seconds=settings.CASUAL_SEED_WINDOW_SECONDS, by=None
     )
     room.game = game
     room.status = Room.Status.PLAYING

@@ -7,7 +7,8 @@ or action first applies any overdue timeout, so the rules hold even with no work
 
 One module per family of actions: ``creation`` (create, seats, seeds, the deal), ``moves``,
 ``deadlines``, ``substitutes``, ``interruptions`` (void, pause, resume), over ``commit`` (save,
-publish, schedule) and ``core`` (clock, lock, apply, settle). Callers use the names below.
+publish, schedule) and ``core`` (clock, lock, apply, settle); ``steering`` says who may start,
+void, pause or resume a game. Callers use the names below.
 """
 
 from games.services import core
@@ -19,12 +20,14 @@ from games.services.creation import (
     game_create,
     game_open_seed_window,
     game_start,
+    in_seed_window,
     seat_claim,
     seat_token_issue,
 )
 from games.services.deadlines import enforce_deadline, fresh_game
 from games.services.interruptions import game_pause, game_resume, game_void
 from games.services.moves import act, bot_act
+from games.services.steering import check_steers, steers
 from games.services.substitutes import (
     mark_connected,
     mark_disconnected,
@@ -42,6 +45,7 @@ __all__ = [
     "SeatSpec",
     "act",
     "bot_act",
+    "check_steers",
     "client_seed_send",
     "enforce_deadline",
     "engine_for",
@@ -53,6 +57,7 @@ __all__ = [
     "game_resume",
     "game_start",
     "game_void",
+    "in_seed_window",
     "legal_actions",
     "mark_connected",
     "mark_disconnected",
@@ -60,6 +65,7 @@ __all__ = [
     "seat_claim",
     "seat_leave",
     "seat_token_issue",
+    "steers",
     "substitute_if_still_away",
     "time_control_defaults",
 ]

@@ -17,7 +17,7 @@ from games.access import SeatKey
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import ConfigError, StepRng, reshuffled_unseen
 from games.models import GameSession, Seat, hash_token
-from games.services import commit, core
+from games.services import commit, core, steering
 from hosting.core.errors import Conflict, Forbidden, UserError
 from hosting.core.identity import Guest
 
@@ -272,28 +272,42 @@ def _holds_seat(seats: list[Seat], user: Any, guest: Guest | None) -> bool:
     return guest is not None and any(s.guest_id == guest.id for s in seats)
 
 
-def game_start(*, game_id: int) -> GameSession:
-    """Deal and start every clock that is owed. The deal comes from the committed server
-    seed and the client seeds the seats sent (``games.fairness``), fixed here for good."""
+def game_start(*, game_id: int, by: Any) -> GameSession:
+    """Deal and start every clock that is owed, ``by`` one who steers the game
+    (``steering``). The deal comes from the committed server seed and the client seeds the
+    seats sent (``games.fairness``), fixed here for good. A game in its seed window is not
+    started early (409 ``seed_window``): its players' seeds would be left out of the deal; it
+    deals itself when they are all in or the window closes."""
     with transaction.atomic():
         game, seats, _repeated = core.lock(game_id)
+        steering.check_steers(game, by)
         if game.status != GameSession.Status.WAITING:
             raise Conflict(_("this game has already started"))
+        if in_seed_window(game):
+            raise Conflict(
+                _(
+                    "this game waits for its players' client seeds: it deals itself once "
+                    "they are all in, or when its seed window closes"
+                ),
+                code="seed_window",
+            )
         _check_all_claimed(seats)
         deal(game, seats)
     return game
 
 
-def game_open_seed_window(*, game_id: int, seconds: float) -> GameSession:
+def game_open_seed_window(*, game_id: int, seconds: float, by: Any) -> GameSession:
     """Start a game whose seats are all held (a tournament's, reserved for its players) once
     every person's seat has sent its client seed, or when ``seconds`` have passed, whichever
     comes first; 0 starts it now. Until then the game waits, its ``next_deadline`` the end
     of the window, which the deadline timer and the overdue sweep enforce like any other:
-    a seat that sent nothing by then counts as "" (``games.fairness``)."""
+    a seat that sent nothing by then counts as "" (``games.fairness``). ``by`` steers the
+    game (``steering``)."""
     if seconds <= 0:
-        return game_start(game_id=game_id)
+        return game_start(game_id=game_id, by=by)
     with transaction.atomic():
         game, seats, _repeated = core.lock(game_id)
+        steering.check_steers(game, by)
         if game.status != GameSession.Status.WAITING:
             raise Conflict(_("this game has already started"))
         _check_all_claimed(seats)

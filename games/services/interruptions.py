@@ -4,22 +4,25 @@ and resumed (a dispute is looked at)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import clocks
 from games.models import GameSession
-from games.services import commit, core
+from games.services import commit, core, steering
 from hosting.core.errors import Conflict
 
 
-def game_void(*, game_id: int, reason: str) -> bool:
+def game_void(*, game_id: int, reason: str, by: Any) -> bool:
     """Stop a game that no longer counts (a corrected result reset its match). It ends as
     ``aborted`` with no winner and its log whole, so the seed is revealed and it still
-    verifies; nothing listens for its result. A game already over is left as it ended."""
+    verifies; nothing listens for its result. A game already over is left as it ended.
+    ``by`` steers the game (``steering``)."""
     with transaction.atomic():
         game, seats, _repeated = core.lock(game_id)
+        steering.check_steers(game, by)
         if game.is_over:
             return False
         # A paused game stops as it stood at the pause: the pause costs nobody time.
@@ -37,11 +40,13 @@ def game_void(*, game_id: int, reason: str) -> bool:
         return True
 
 
-def game_pause(*, game_id: int) -> float:
+def game_pause(*, game_id: int, by: Any) -> float:
     """Hold a running game's clocks and windows (a dispute is looked at): nobody acts and no
-    deadline passes until ``game_resume``. Returns the moment it paused."""
+    deadline passes until ``game_resume``. Returns the moment it paused. ``by`` steers the
+    game (``steering``)."""
     with transaction.atomic():
         game, seats, _repeated = core.lock(game_id)
+        steering.check_steers(game, by)
         if not game.is_running:
             raise Conflict(_("only a running game can be paused"))
         if game.is_paused:
@@ -57,11 +62,13 @@ def game_pause(*, game_id: int) -> float:
         return moment
 
 
-def game_resume(*, game_id: int) -> float:
+def game_resume(*, game_id: int, by: Any) -> float:
     """Let a paused game run on: every running clock and open window gets back exactly the
-    time the pause lasted (``clocks.resumed``). Returns how many seconds it was paused."""
+    time the pause lasted (``clocks.resumed``). Returns how many seconds it was paused.
+    ``by`` steers the game (``steering``)."""
     with transaction.atomic():
         game, seats, _repeated = core.lock(game_id)
+        steering.check_steers(game, by)
         if not game.is_paused:
             raise Conflict(_("this game is not paused"))
         moment = core.now()

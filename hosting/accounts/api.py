@@ -15,25 +15,25 @@ from rest_framework.views import APIView
 from hosting.core import tokens
 from hosting.core.errors import Forbidden
 from hosting.core.openapi import operation
-from hosting.core.validation import valid
+from hosting.core.validation import Text, valid
 from hosting.models import PersonalToken
 
 
 class ApiTokenInput(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = Text(max_length=80)
 
 
 class Token(serializers.Serializer):
     id = serializers.IntegerField()
-    name = serializers.CharField()
-    prefix = serializers.CharField(help_text="the token's first characters, to recognise it")
+    name = Text()
+    prefix = Text(help_text="the token's first characters, to recognise it")
     created = serializers.DateTimeField()
     last_used = serializers.DateTimeField(allow_null=True, help_text="to the minute")
     revoked_at = serializers.DateTimeField(allow_null=True)
 
 
 class NewToken(Token):
-    token = serializers.CharField(help_text="the secret: shown only here, never again")
+    token = Text(help_text="the secret: shown only here, never again")
 
 
 class Tokens(serializers.Serializer):

@@ -17,17 +17,20 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 
+from hosting.core.bearer import BearerTokenAuthentication
+from hosting.core.validation import Text
+
 
 class Error(serializers.Serializer):
-    error = serializers.CharField(help_text="a stable code: invalid, not_found, conflict, ...")
-    detail = serializers.CharField(help_text="what went wrong, for a person to read")
+    error = Text(help_text="a stable code: invalid, not_found, conflict, ...")
+    detail = Text(help_text="what went wrong, for a person to read")
     fields = serializers.DictField(
         child=serializers.JSONField(),
         required=False,
         help_text="invalid input only: each field's problems, a list of messages (a nested "
         'field\'s: the same shape inside, e.g. {"seats": {"0": {"user": ["..."]}}})',
     )
-    refusal = serializers.CharField(
+    refusal = Text(
         required=False,
         help_text="illegal_action only: the engine's stable code for the refusal, e.g. "
         "`not_your_turn` (the pages translate it; `detail` says it in English)",
@@ -50,7 +53,9 @@ ERRORS = {
 READ_ERRORS = (401, 403, 404)
 WRITE_ERRORS = (400, 401, 403, 404, 409, 415)
 THROTTLED = (*WRITE_ERRORS, 429)
-PAGE = OpenApiParameter("page", int, description="the page (50 rows each)")
+PAGE = OpenApiParameter(
+    "page", {"type": "integer", "minimum": 1}, description="the page (50 rows each)"
+)
 
 
 def error_responses(codes: tuple[int, ...]) -> dict[int, OpenApiResponse]:
@@ -87,7 +92,25 @@ def json_object(name: str, help_text: str = "") -> serializers.DictField:
 
 class AutoSchema(openapi.AutoSchema):
     """Session writes also carry the CSRF token; a view whose class says
-    ``accepts_seat_token = True`` (the games API) also takes a seat token."""
+    ``accepts_seat_token = True`` (the games API) also takes a seat token. Two errors are
+    every operation's that can give them, whatever its description lists: 401 where a
+    personal token is read (an unknown or revoked one), 429 where a rate limit applies."""
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        # ``extend_schema`` replaces ``get_response_serializers`` in a subclass of its own:
+        # this is the step every operation's responses pass through.
+        responses = super()._get_response_bodies(direction)
+        codes: list[int] = []
+        if any(isinstance(a, BearerTokenAuthentication) for a in self.view.get_authenticators()):
+            codes.append(401)
+        if self.view.get_throttles():
+            codes.append(429)
+        for code, response in error_responses(tuple(codes)).items():
+            if str(code) not in responses:
+                responses[str(code)] = self._get_response_for_code(
+                    response, str(code), direction=direction
+                )
+        return responses
 
     def get_auth(self) -> list[dict[str, list[str]]]:
         auth = super().get_auth()

@@ -69,7 +69,7 @@ def test_three_players_a_wild_colour_and_a_last_card_catch(
         page.get_by_role("button", name=f"Take seat {number + 1}").click()
         page.wait_for_url(f"{live_url}/games/{game.pk}/")
         pages.append(page)
-    started = services.game_start(game_id=game.pk)
+    started = services.game_start(game_id=game.pk, by=None)
     first = started.state["turn"]
     a, b, c = first, (first + 1) % 3, (first + 2) % 3
     arrange(game.pk, {a: ["W", "Y5", "G9"], b: ["Y1", "Y2"], c: ["R7", "B8", "G2"]}, top="R3")
@@ -129,7 +129,7 @@ def test_the_table_on_a_phone_and_a_desktop(live_url, new_context, django_user_m
     options = PHONE_OPTIONS if size == "phone" else DESKTOP_OPTIONS
     page = seated_page(new_context, live_url, game, 0, **options)
     claim_others(game, [1, 2])
-    assert services.game_start(game_id=game.pk).state["turn"] == 0
+    assert services.game_start(by=None, game_id=game.pk).state["turn"] == 0
     others = ["G9", "Y5", "B4", "B2", "B1", "Y9", "G3"]
     arrange(game.pk, {0: ["R7", "B8", "W4", "Y1", "R2", "G5", "W"], 1: others, 2: others}, top="R3")
     page.reload()
@@ -161,7 +161,7 @@ def test_no_motion_under_reduced_motion(live_url, new_context, django_user_model
     game = create_game(host, "color_clash", [{}, {}], config={"mode": "family"})
     page = seated_page(new_context, live_url, game, 0, reduced_motion="reduce", **PHONE_OPTIONS)
     claim_others(game, [1])
-    assert services.game_start(game_id=game.pk).state["turn"] == 0
+    assert services.game_start(by=None, game_id=game.pk).state["turn"] == 0
     arrange(game.pk, {0: ["R7", "R8", "B1"], 1: ["G9", "Y5", "B4"]}, top="R3")
     page.reload()
     page.locator('[data-zone="hand"] [data-card="R7"]').click()
@@ -182,7 +182,7 @@ def test_the_ending_and_the_replay(live_url, new_context, django_user_model, siz
     options = PHONE_OPTIONS if size == "phone" else DESKTOP_OPTIONS
     page = seated_page(new_context, live_url, game, 0, **options)
     claim_others(game, [1])
-    services.game_start(game_id=game.pk)
+    services.game_start(by=None, game_id=game.pk)
     finished = play_out(game.pk)
     page.reload()
     expect(page.locator("#end")).to_be_visible()

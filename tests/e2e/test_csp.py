@@ -136,7 +136,7 @@ def test_every_page_kind_runs_under_the_policy(
     finished = create_game(host, "drafting_trios", [{}, {}])
     finished.seats.filter(number=0).update(guest_id="guest-a", display_name="Ann")
     finished.seats.filter(number=1).update(guest_id="guest-b", display_name="Bo")
-    game_services.game_start(game_id=finished.pk)
+    game_services.game_start(by=None, game_id=finished.pk)
     finished = play_out(finished.pk)
 
     anonymous = new_context(viewport={"width": 390, "height": 844}).new_page()
@@ -194,7 +194,7 @@ def test_every_page_kind_runs_under_the_policy(
             page.get_by_role("button", name=f"Take seat {number + 1}").click()
             page.wait_for_url(f"{live_url}/games/{game.pk}/")
             seats.append(page)
-        game_services.game_start(game_id=game.pk)
+        game_services.game_start(by=None, game_id=game.pk)
         watcher = new_context().new_page()
         visit(watcher, f"{live_url}/games/{game.pk}/", "#game", seen)
         for page in seats:

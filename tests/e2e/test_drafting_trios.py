@@ -288,7 +288,7 @@ def test_the_table_on_a_phone_and_a_desktop(live_url, new_context, django_user_m
     options = PHONE_OPTIONS if size == "phone" else DESKTOP_OPTIONS
     page = seated_page(new_context, live_url, game, 0, **options)
     claim_others(game, [1])
-    services.game_start(game_id=game.pk)
+    services.game_start(by=None, game_id=game.pk)
     page.reload()
     expect(page.locator('[data-zone="pile"] .dt-pick')).to_have_count(10)
     expect(page.locator(".dt-status")).to_contain_text("Elimination Candidate")

@@ -80,7 +80,7 @@ def test_a_2v2_turn_with_a_retract_and_an_equalizer_spin(
         page.wait_for_url(f"{live_url}/games/{game.pk}/")
         page.evaluate(RECORD_ANNOUNCEMENTS)
         pages.append(page)
-    started = services.game_start(game_id=game.pk)
+    started = services.game_start(game_id=game.pk, by=None)
     first, second = started.state["sides"][started.state["active"]]
     spectator = new_context().new_page()
     spectator.goto(f"{live_url}/games/{game.pk}/")
@@ -195,7 +195,7 @@ def test_the_table_on_a_phone_and_a_desktop(live_url, new_context, django_user_m
     options = PHONE_OPTIONS if size == "phone" else DESKTOP_OPTIONS
     page = seated_page(new_context, live_url, game, 0, **options)
     claim_others(game, [1])
-    services.game_start(game_id=game.pk)
+    services.game_start(by=None, game_id=game.pk)
     page.reload()
     expect(page.locator('[data-zone="hand"] .dm-hand-card').first).to_be_visible()
     expect(page.locator('[data-zone="hand"] .dm-corner').first).to_be_visible()

@@ -32,8 +32,8 @@ def test_the_browser_sends_a_client_seed_and_the_check_lists_it(
     page.wait_for_url(f"{live_url}/games/{game.pk}/")
     assert Seat.objects.get(game=game, number=0).client_seed == sent
 
-    services.game_start(game_id=game.pk)
-    services.game_void(game_id=game.pk, reason="the check opens once the game ends")
+    services.game_start(game_id=game.pk, by=None)
+    services.game_void(game_id=game.pk, reason="the check opens once the game ends", by=None)
     ended = GameSession.objects.get(pk=game.pk)
     effective = fairness.effective_seed(bytes.fromhex(ended.seed), [sent, ""]).hex()
     assert ended.effective_seed == effective

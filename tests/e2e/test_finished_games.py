@@ -37,7 +37,7 @@ def finished_death_match(django_user_model) -> GameSession:
     game = create_game(host, "drafting_trios", [{"role": "EC"}, {"role": "DMO"}])
     game.seats.filter(number=0).update(guest_id="guest-a", display_name="Ann")
     game.seats.filter(number=1).update(guest_id="guest-b", display_name="Bo")
-    services.game_start(game_id=game.pk)
+    services.game_start(game_id=game.pk, by=None)
     return play_out(game.pk)
 
 
@@ -108,7 +108,7 @@ def test_a_running_game_keeps_its_seed_and_replay_closed(live_url, new_context, 
     host = organiser(django_user_model)
     game = create_game(host, "drafting_trios", [{"role": "EC"}, {"role": "DMO"}])
     game.seats.update(guest_id="someone")
-    services.game_start(game_id=game.pk)
+    services.game_start(game_id=game.pk, by=None)
     page = new_context().new_page()
     answer = page.goto(f"{live_url}/games/{game.pk}/replay")
     assert answer.status == 409

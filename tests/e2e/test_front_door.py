@@ -81,7 +81,7 @@ def test_a_guest_reaches_a_practice_seat_in_at_most_three_clicks_and_its_seed_co
     seed = game.seats.get(number=0).client_seed
     assert game.status == "running" and seed
     # Once over, the fairness check lists the browser's seed and the computers' none.
-    game_services.game_void(game_id=game.pk, reason="test over")
+    game_services.game_void(by=None, game_id=game.pk, reason="test over")
     page.get_by_role("link", name="Seed commitment (SHA-256)").first.click()
     expect(page.locator("#client-seeds code.client-seed")).to_have_text([seed])
     expect(page.locator("#client-seeds .no-seed").first).to_have_text(
@@ -143,7 +143,7 @@ def played(person, *, won: bool) -> None:
         engine_key="color_clash",
         seats=[game_services.SeatSpec(user=person), game_services.SeatSpec(kind="computer")],
     )
-    game_services.game_start(game_id=game.pk)
+    game_services.game_start(by=None, game_id=game.pk)
     winner = 0 if won else 1
     GameSession.objects.filter(pk=game.pk).update(
         status=GameSession.Status.FINISHED,
@@ -167,7 +167,7 @@ def test_home_and_profile_fit_and_pass_axe(live_url, new_context, sign_in, scree
         engine_key="drafting_trios",
         seats=[game_services.SeatSpec(user=player), game_services.SeatSpec(kind="computer")],
     )
-    game_services.game_start(game_id=in_progress.pk)
+    game_services.game_start(by=None, game_id=in_progress.pk)
     context = new_context(viewport=viewport)
     sign_in(context, live_url, player)
     page = context.new_page()

@@ -56,10 +56,20 @@ class Record:
     server_errors: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Organiser:
+    """The organiser who creates the games and starts them through the cluster (only a game's
+    creator, its tournament's organisers or a staff admin may start it)."""
+
+    user: Any
+    token: str  # a personal API token
+
+
 def make_games(
-    count: int, *, hand_size: int | list[int], applause: float, turn: float
+    count: int, *, hand_size: int | list[int], applause: float, turn: float, created_by: Any
 ) -> list[Game]:
-    """High Card games for two guests, each seat's token known; not started yet."""
+    """High Card games for two guests, each seat's token known, made by ``created_by``; not
+    started yet."""
     register_tiny()
     sizes = itertools.cycle(hand_size if isinstance(hand_size, list) else [hand_size])
     games = []
@@ -69,15 +79,16 @@ def make_games(
             seats=[SeatSpec(), SeatSpec()],
             config={"hand_size": next(sizes), "applause_seconds": applause},
             time_control={"allowances": {"turn": turn}, "reserve": 0},
+            created_by=created_by,
         )
         games.append(Game(game.pk, guest_tokens(game, 2)))
     return games
 
 
-def start_games(games: list[Game], urls: list[str], organiser: str) -> None:
+def start_games(games: list[Game], urls: list[str], organiser: Organiser) -> None:
     """Start each game through a web process (alternating), so that the cluster, not this
     test process, publishes the start and arms its timers."""
-    headers = {"Authorization": f"Bearer {organiser}"}
+    headers = {"Authorization": f"Bearer {organiser.token}"}
     with httpx.Client(timeout=10) as client:
         for game, url in zip(games, itertools.cycle(urls), strict=False):
             response = client.post(f"{url}/api/games/{game.id}/start", headers=headers)

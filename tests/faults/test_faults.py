@@ -27,10 +27,10 @@ SWEEP_SECONDS = 1.0  # CELERY_BEAT_SCHEDULE's sweep-overdue-clocks
 
 
 @pytest.fixture
-def organiser(django_user_model) -> str:
+def organiser(django_user_model) -> play.Organiser:
     user = django_user_model.objects.create_user("fault-organiser")
     grant(user, ORGANISER)
-    return token_create(user=user, name="faults").secret
+    return play.Organiser(user, token_create(user=user, name="faults").secret)
 
 
 def urls(cluster, first: str = "web-a") -> list[str]:
@@ -66,7 +66,9 @@ def test_a_worker_killed_while_100_clocks_run(whole, organiser, figures):
     """1. ``kill -9`` of a worker: every expiry is applied exactly once, within the sweep
     interval plus 1 s, by the other worker or the restarted one."""
     turn, applause = 3.0, 0.2
-    games = play.make_games(100, hand_size=1, applause=applause, turn=turn)
+    games = play.make_games(
+        100, hand_size=1, applause=applause, turn=turn, created_by=organiser.user
+    )
     with play.LagMeter() as lag:
         play.start_games(games, urls(whole), organiser)
         killed = whole.kill("worker-1")
@@ -109,8 +111,10 @@ def test_redis_killed_mid_play_and_restarted(whole, organiser, figures):
     scheduled before still fire (the sweep re-arms from the database); workers survive; SSE
     clients resume with Last-Event-ID without a repeat; every stream reaches the final state
     of games that ended during the outage."""
-    played = play.make_games(12, hand_size=[2, 3, 4, 5], applause=0.3, turn=20.0)
-    idle = play.make_games(20, hand_size=1, applause=0.2, turn=2.5)
+    played = play.make_games(
+        12, hand_size=[2, 3, 4, 5], applause=0.3, turn=20.0, created_by=organiser.user
+    )
+    idle = play.make_games(20, hand_size=1, applause=0.2, turn=2.5, created_by=organiser.user)
     play.start_games(played, urls(whole), organiser)
     record = play.Record()
     measured: dict = {}
@@ -193,7 +197,7 @@ def test_a_web_process_killed_mid_requests(whole, organiser, figures):
     """3. ``kill -9`` of a web process: every acknowledged action is in the log, none is
     half-applied, and a client retrying with the same client action id on the other process
     gets the original answer."""
-    games = play.make_games(10, hand_size=5, applause=0.05, turn=20.0)
+    games = play.make_games(10, hand_size=5, applause=0.05, turn=20.0, created_by=organiser.user)
     play.start_games(games, urls(whole), organiser)
     by_id = {game.id: game for game in games}
     record, repeats = play.Record(), play.Record()
@@ -242,7 +246,7 @@ def test_a_web_process_killed_mid_requests(whole, organiser, figures):
 
 def test_a_move_posted_to_one_process_reaches_the_streams_of_the_other(whole, organiser, figures):
     """4. Web process A takes the move; the spectators streaming from B see it."""
-    [game] = play.make_games(1, hand_size=5, applause=0.05, turn=20.0)
+    [game] = play.make_games(1, hand_size=5, applause=0.05, turn=20.0, created_by=organiser.user)
     play.start_games([game], [whole.url("web-a")], organiser)
     record = play.Record()
     delivery: list[float] = []
@@ -289,8 +293,8 @@ def test_database_sessions_terminated_mid_play(whole, organiser, figures):
     half-written; workers reconnect (the clocks that fall due afterwards still expire)."""
     from django.db import connection
 
-    played = play.make_games(10, hand_size=5, applause=0.05, turn=20.0)
-    idle = play.make_games(10, hand_size=1, applause=0.1, turn=2.0)
+    played = play.make_games(10, hand_size=5, applause=0.05, turn=20.0, created_by=organiser.user)
+    idle = play.make_games(10, hand_size=1, applause=0.1, turn=2.0, created_by=organiser.user)
     play.start_games(played + idle, urls(whole), organiser)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")

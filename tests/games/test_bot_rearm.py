@@ -31,7 +31,8 @@ def test_the_sweep_sends_a_lost_computer_move_again_once(redis_url, celery_queue
         time_control={"allowances": {"turn": 30}},
     )
     game.seats.filter(number=1).update(guest_id="g")
-    services.game_start(game_id=game.pk)  # the computer's first move is a task in the queue...
+    # The computer's first move is a task in the queue...
+    services.game_start(game_id=game.pk, by=None)
     with app.connection_for_write() as connection:
         assert connection.default_channel.queue_purge(celery_queue) >= 1  # ...lost
     assert sweep_overdue.apply().get() == 0

@@ -30,7 +30,7 @@ def high_card(clock) -> GameSession:
         time_control={"allowances": {"turn": 5}},
     )
     game.seats.update(guest_id="g")
-    game = services.game_start(game_id=game.pk)
+    game = services.game_start(game_id=game.pk, by=None)
     hand = game.state["hands"][0]
     services.act(game_id=game.pk, seat=0, action={"type": "play", "card": hand[0]})
     clock.advance(1.1)  # the applause window closes

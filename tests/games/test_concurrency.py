@@ -34,7 +34,7 @@ def test_fifty_clients_racing_a_timer_lose_and_double_nothing(postgres_only):
             game_id=game.pk, number=number, guest=_guest(number), invite=invite_for(game)
         )
         tokens[number] = claim.token
-    services.game_start(game_id=game.pk)
+    services.game_start(game_id=game.pk, by=None)
 
     answers: list[tuple[int, str, int, dict]] = []  # (seat, client id, status, body)
     lock = threading.Lock()

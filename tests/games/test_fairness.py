@@ -154,7 +154,7 @@ def _guest_game(server_seed: str, client_seeds: list[str]) -> GameSession:
             invite=invite(game.pk),
             client_seed=client_seed,
         )
-    return services.game_start(game_id=game.pk)
+    return services.game_start(game_id=game.pk, by=None)
 
 
 @pytest.mark.django_db
@@ -175,7 +175,7 @@ def test_a_reserved_player_may_change_their_client_seed_until_the_start(django_u
         services.seat_claim(game_id=game.pk, number=0, user=ann, client_seed=seed)
     services.seat_claim(game_id=game.pk, number=0, user=ann)  # no seed given: kept
     assert Seat.objects.get(game=game, number=0).client_seed == "second"
-    started = services.game_start(game_id=game.pk)
+    started = services.game_start(game_id=game.pk, by=None)
     assert started.effective_seed == (
         fairness.effective_seed(bytes.fromhex(game.seed), ["second", ""]).hex()
     )
@@ -188,12 +188,12 @@ def test_a_reserved_player_may_change_their_client_seed_until_the_start(django_u
 def test_a_game_dealt_before_client_seeds_still_verifies_from_its_server_seed(engine):
     game = services.game_create(engine_key="high_card", seats=[services.SeatSpec()] * 2)
     Seat.objects.filter(game=game).update(guest_id="someone")
-    services.game_start(game_id=game.pk)
+    services.game_start(game_id=game.pk, by=None)
     # As such a game was stored: no effective seed, dealt from the server seed alone.
     server_seed = bytes.fromhex(game.seed)
     old_deal = engine.setup(game.config, 2, StepRng(server_seed, 0))
     GameSession.objects.filter(pk=game.pk).update(effective_seed="", state=old_deal)
-    services.game_void(game_id=game.pk, reason="test")
+    services.game_void(game_id=game.pk, reason="test", by=None)
     report = bot_client("none").get(f"/api/games/{game.pk}/verify").json()
     assert report["verified"] and report["construction"] == "server_seed"
     assert report["client_seed_message"] is None and report["effective_seed"] == game.seed

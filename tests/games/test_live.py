@@ -19,7 +19,7 @@ def started_game():
     register_tiny()
     game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
     tokens = guest_tokens(game, 2)
-    services.game_start(game_id=game.pk)
+    services.game_start(game_id=game.pk, by=None)
     return game.pk, tokens
 
 
@@ -102,7 +102,7 @@ def test_a_stream_opened_before_the_start_receives_the_start():
         stream = response.streaming_content.__aiter__()
         waiting = await next_chunk(stream)
         assert "id: " not in waiting and '"status":"waiting"' in waiting
-        await sync_to_async(services.game_start)(game_id=game.pk)
+        await sync_to_async(services.game_start)(game_id=game.pk, by=None)
         started = await next_message(stream)
         assert (started["status"], started["version"]) == ("running", 0)
         assert "hand" in started["view"]

@@ -37,7 +37,7 @@ def seats(postgres_only):
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Seat {claim.token}")
         tokens.append(client)
-    services.game_start(game_id=game.pk)
+    services.game_start(by=None, game_id=game.pk)
     return game.pk, tokens
 
 

@@ -42,7 +42,7 @@ def death_match(finish: bool = False) -> GameSession:
     for number in (0, 1):
         guest = Guest(f"g{number}", f"P{number}")
         services.seat_claim(game_id=game.pk, number=number, guest=guest, invite=invite_for(game))
-    game = services.game_start(game_id=game.pk)
+    game = services.game_start(game_id=game.pk, by=None)
     engine = engines.get("drafting_trios")
     while finish and not game.is_over:
         seat = engine.to_act(game.state)[0]

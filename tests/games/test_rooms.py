@@ -199,7 +199,7 @@ def test_leaving_a_game_hands_the_seat_to_a_substitute_and_another_round_follows
     seat = Seat.objects.get(game_id=game_id, number=1)
     assert seat.kind == Seat.Kind.SUBSTITUTE and seat.label().endswith("(Computer, substitute)")
     assert 1 in GameSession.objects.get(pk=game_id).state["substitutes"]
-    services.game_void(game_id=game_id, reason="test: end the round")
+    services.game_void(game_id=game_id, reason="test: end the round", by=None)
     lobby = host.get(f"/api/rooms/{code}/").json()
     assert lobby["status"] == "open" and lobby["players"] == 1
     assert [t["name"] for t in lobby["totals"]] == [lobby["members"][0]["name"]]

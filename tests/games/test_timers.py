@@ -31,7 +31,7 @@ def start_tiny_game(turn_seconds: float) -> GameSession:
         time_control={"allowances": {"turn": turn_seconds}},
     )
     game.seats.update(guest_id="g")  # both seats taken; nobody will act
-    return services.game_start(game_id=game.pk)
+    return services.game_start(game_id=game.pk, by=None)
 
 
 def test_the_worker_applies_an_expiry_within_a_second_of_the_deadline(redis_url, celery_queue):
@@ -136,7 +136,7 @@ def test_a_computer_player_answers_through_the_worker(redis_url, celery_queue, s
             seats=[SeatSpec(), SeatSpec(kind="computer", bot="greedy")],
         )
         game.seats.filter(number=0).update(guest_id="g")
-        game = services.game_start(game_id=game.pk)
+        game = services.game_start(game_id=game.pk, by=None)
         # The computer drafts its first pick by itself, while the person still thinks.
         assert wait_for(lambda: GameEvent.objects.filter(game=game, seat=1).exists(), 10)
         state = GameSession.objects.get(pk=game.pk).state
@@ -158,7 +158,7 @@ def test_a_death_match_reserve_running_out_loses_it_by_the_worker(redis_url, cel
             time_control={"allowances": {"draft": 1.0}, "reserve": 0.5},
         )
         game.seats.update(guest_id="g")
-        game = services.game_start(game_id=game.pk)
+        game = services.game_start(game_id=game.pk, by=None)
         services.act(game_id=game.pk, seat=0, action=engine.legal_actions(game.state, 0)[0])
         dmo_deadline = GameSession.objects.get(pk=game.pk).next_deadline
         assert wait_for(lambda: GameSession.objects.get(pk=game.pk).status == "finished", 6)

@@ -119,7 +119,7 @@ def test_every_sse_message_of_a_whole_game_carries_only_its_viewers_view(
     threads = [threading.Thread(target=listen, args=(v,)) for v in viewers]
     for thread in threads:
         thread.start()
-    services.game_start(game_id=game.pk)
+    services.game_start(game_id=game.pk, by=None)
     ready.wait()
     rng = random.Random(3)
     while True:

@@ -36,7 +36,7 @@ def test_a_bearer_token_follows_a_game_as_its_users_seat():
     game = services.game_create(engine_key="high_card", seats=[SeatSpec(), SeatSpec()])
     game.seats.filter(number=1).update(user=player)
     game.seats.filter(number=0).update(guest_id="g0")
-    services.game_start(game_id=game.pk)
+    services.game_start(game_id=game.pk, by=None)
     made = tokens.token_create(user=player, name="bot")
     path = f"/live/games/{game.pk}/"
 

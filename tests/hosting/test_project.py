@@ -140,7 +140,7 @@ def test_the_admin_shows_no_running_games_secrets(admin_client):
             guest=Guest(id=f"g{number}", name="x"),
             invite=invites.invite_for(game),
         )
-    game = services.game_start(game_id=game.pk)
+    game = services.game_start(game_id=game.pk, by=None)
     services.act(
         game_id=game.pk, seat=0, action={"type": "play", "card": game.state["hands"][0][0]}
     )

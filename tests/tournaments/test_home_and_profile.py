@@ -63,7 +63,7 @@ def test_a_running_game_on_the_home_page_says_whose_turn_it_is(django_user_model
         engine_key="drafting_trios",
         seats=[game_services.SeatSpec(user=alice), game_services.SeatSpec(user=bob)],
     )
-    game_services.game_start(game_id=game.pk)
+    game_services.game_start(by=None, game_id=game.pk)
     for person in (alice, bob):
         client = Client()
         client.force_login(person)
@@ -94,7 +94,7 @@ def test_a_profile_counts_finished_games_and_links_their_replays(django_user_mod
             game_services.SeatSpec(kind="computer"),
         ],
     )
-    game_services.game_start(game_id=game.pk)
+    game_services.game_start(by=None, game_id=game.pk)
     GameSession.objects.filter(pk=game.pk).update(
         status=GameSession.Status.FINISHED,
         outcome={"winners": [0], "ranking": [[0], [1]], "scores": {"0": 120, "1": 0}},

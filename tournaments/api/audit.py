@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from hosting.core.errors import Forbidden
 from hosting.core.openapi import PAGE, READ_ERRORS, json_object, operation
+from hosting.core.validation import Text
 from tournaments import selectors
 from tournaments.api.common import Page, TournamentAPIView
 from tournaments.api.outputs import TournamentPage
@@ -23,13 +24,13 @@ from tournaments.models import AuditEntry
 
 
 class AuditRow(serializers.Serializer):
-    action = serializers.CharField()
-    actor = serializers.CharField(allow_null=True)
-    target = serializers.CharField(help_text="what it concerns: match:W1.1, dispute:4, ...")
+    action = Text()
+    actor = Text(allow_null=True)
+    target = Text(help_text="what it concerns: match:W1.1, dispute:4, ...")
     before = serializers.JSONField(allow_null=True)
     after = serializers.JSONField(allow_null=True)
     data = json_object("data")
-    reason = serializers.CharField()
+    reason = Text()
     at = serializers.DateTimeField()
 
 
@@ -40,14 +41,14 @@ class AuditPage(TournamentPage):
 class AuditLogRow(serializers.Serializer):
     id = serializers.IntegerField()
     at = serializers.DateTimeField()
-    tournament = serializers.CharField(allow_null=True, help_text="its slug; null: the service")
-    actor = serializers.CharField(allow_null=True, help_text="username; null: the system")
-    action = serializers.CharField(help_text="dotted by its owner: disputes.ruled, ...")
-    target = serializers.CharField(help_text="what it concerns: match:W1.1, dispute:4, ...")
+    tournament = Text(allow_null=True, help_text="its slug; null: the service")
+    actor = Text(allow_null=True, help_text="username; null: the system")
+    action = Text(help_text="dotted by its owner: disputes.ruled, ...")
+    target = Text(help_text="what it concerns: match:W1.1, dispute:4, ...")
     before = serializers.JSONField(allow_null=True)
     after = serializers.JSONField(allow_null=True)
     data = json_object("data")
-    reason = serializers.CharField()
+    reason = Text()
 
 
 class AuditLogPage(TournamentPage):
@@ -93,8 +94,9 @@ class AuditView(TournamentAPIView):
             OpenApiParameter("action", str, description="actions starting with this"),
             OpenApiParameter("actor", str, description="the actor's username"),
             OpenApiParameter("target", str, description="e.g. match:W1.1 or dispute:4"),
-            OpenApiParameter("since", str, description="ISO 8601 date and time"),
-            OpenApiParameter("until", str, description="ISO 8601 date and time"),
+            # Text, not ``date-time``: empty is no bound (the audit page's form sends it so).
+            OpenApiParameter("since", str, description="ISO 8601 date and time; empty: none"),
+            OpenApiParameter("until", str, description="ISO 8601 date and time; empty: none"),
         ],
         errors=(400, *READ_ERRORS),
     )

@@ -8,6 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from hosting.core.validation import Slug, Text
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -29,19 +30,17 @@ def ids_field(**options: Any) -> serializers.ListField:
 
 
 class TournamentCreateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    slug = serializers.SlugField(max_length=140)
-    description = serializers.CharField(required=False, default="", allow_blank=True)
-    game = serializers.CharField(max_length=40)
+    name = Text(max_length=120)
+    slug = Slug(max_length=140)
+    description = Text(required=False, default="", allow_blank=True)
+    game = Text(max_length=40)
     ruleset = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
-    format = serializers.CharField(max_length=40)
+    format = Text(max_length=40)
     format_options = serializers.DictField(required=False, default=dict)
-    tiebreaks = serializers.ListField(
-        child=serializers.CharField(max_length=40), required=False, default=list
-    )
+    tiebreaks = serializers.ListField(child=Text(max_length=40), required=False, default=list)
     # The version's name is checked by the service, which says which names exist.
-    tiebreak_regulations = serializers.CharField(required=False, max_length=40)
+    tiebreak_regulations = Text(required=False, max_length=40)
     capacity = count_field(required=False, allow_null=True, min_value=2)
     best_of = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
     play_online = serializers.BooleanField(required=False, default=True)
@@ -73,9 +72,7 @@ class TournamentCreateInput(serializers.Serializer):
 
 
 class RegisterInput(serializers.Serializer):
-    display_name = serializers.CharField(
-        required=False, default="", allow_blank=True, max_length=80
-    )
+    display_name = Text(required=False, default="", allow_blank=True, max_length=80)
     rating = count_field(required=False, allow_null=True, min_value=0)
 
 
@@ -102,12 +99,10 @@ class ResultInput(serializers.Serializer):
     away_score = serializers.FloatField(required=False, allow_null=True, min_value=0)
     forfeit = serializers.BooleanField(required=False, default=False)
     force = serializers.BooleanField(required=False, default=False)
-    reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=500)
+    reason = Text(required=False, default="", allow_blank=True, max_length=500)
     # A forced correction: first a dry run that lists what it resets, then that same list.
     dry_run = serializers.BooleanField(required=False, default=False)
-    resets = serializers.ListField(
-        child=serializers.CharField(max_length=20), required=False, max_length=1000
-    )
+    resets = serializers.ListField(child=Text(max_length=20), required=False, max_length=1000)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data["dry_run"] and not data["force"]:
@@ -118,12 +113,12 @@ class ResultInput(serializers.Serializer):
 
 
 class SealedOpenInput(serializers.Serializer):
-    prompt = serializers.CharField(max_length=2000)
+    prompt = Text(max_length=2000)
     deadline = serializers.DateTimeField()
 
 
 class SealedSubmitInput(serializers.Serializer):
-    text = serializers.CharField(max_length=2000, trim_whitespace=False)
+    text = Text(max_length=2000, trim_whitespace=False)
 
 
 class MainMatchInput(serializers.Serializer):
@@ -131,7 +126,7 @@ class MainMatchInput(serializers.Serializer):
 
     winners = ids_field(required=False)
     losers = ids_field(required=False)
-    engine = serializers.CharField(required=False, max_length=40)
+    engine = Text(required=False, max_length=40)
     config = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
 
@@ -149,7 +144,7 @@ class MainMatchInput(serializers.Serializer):
 class DeathMatchSetupInput(serializers.Serializer):
     """How this episode's Death Match is played, and until when the EC may pick the DMO."""
 
-    engine = serializers.CharField(required=False, allow_blank=True, max_length=40, default="")
+    engine = Text(required=False, allow_blank=True, max_length=40, default="")
     config = serializers.DictField(required=False, default=dict)
     time_control = serializers.DictField(required=False, default=dict)
     dmo_deadline = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -170,10 +165,10 @@ class OpponentInput(serializers.Serializer):
 
 
 class LedgerInput(serializers.Serializer):
-    kind = serializers.CharField(max_length=20)
+    kind = Text(max_length=20)
     entrant = id_field()
     amount = count_field(min_value=1)
-    reason = serializers.CharField(max_length=200)
+    reason = Text(max_length=200)
     to = id_field(required=False, allow_null=True)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:

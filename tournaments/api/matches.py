@@ -9,24 +9,27 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hosting.core.openapi import READ_ERRORS, operation
-from hosting.core.validation import valid
-from tournaments import selectors, services
+from hosting.core.validation import Text, valid
+from tournaments import selectors, services, tiebreaks
 from tournaments.api.common import TournamentAPIView
 from tournaments.api.inputs import ResultInput
 from tournaments.api.outputs import MatchOut, Standings
 from tournaments.payloads import match_payload
 
 REGULATIONS = OpenApiParameter(
-    "regulations", str, description="another tie-break regulations version, to compare"
+    "regulations",
+    str,
+    enum=list(tiebreaks.REGULATIONS),
+    description="another tie-break regulations version, to compare",
 )
 
 
 class DryRun(serializers.Serializer):
     dry_run = serializers.BooleanField()
-    match = serializers.CharField()
-    resets = serializers.ListField(child=serializers.CharField())
-    refills = serializers.ListField(child=serializers.CharField())
-    later_rounds_kept = serializers.ListField(child=serializers.CharField())
+    match = Text()
+    resets = serializers.ListField(child=Text())
+    refills = serializers.ListField(child=Text())
+    later_rounds_kept = serializers.ListField(child=Text())
 
 
 @extend_schema_view(

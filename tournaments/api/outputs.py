@@ -7,24 +7,25 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from hosting.core.openapi import json_object
+from hosting.core.validation import Slug, Text, Url
 
 
 class EntrantOut(serializers.Serializer):
     id = serializers.IntegerField()
-    name = serializers.CharField()
-    status = serializers.CharField()
+    name = Text()
+    status = Text()
     seed = serializers.IntegerField(allow_null=True)
-    eliminated_in = serializers.CharField(allow_null=True)
+    eliminated_in = Text(allow_null=True)
 
 
 class Side(serializers.Serializer):
     id = serializers.IntegerField()
-    name = serializers.CharField()
+    name = Text()
 
 
 class MatchOut(serializers.Serializer):
-    code = serializers.CharField(help_text='e.g. "W1.2", "L2.1", "GF"')
-    bracket = serializers.CharField()
+    code = Text(help_text='e.g. "W1.2", "L2.1", "GF"')
+    bracket = Text()
     round = serializers.IntegerField()
     slots = serializers.ListField(
         child=serializers.JSONField(),
@@ -33,8 +34,8 @@ class MatchOut(serializers.Serializer):
     home = Side(allow_null=True)
     away = Side(allow_null=True)
     best_of = serializers.IntegerField()
-    status = serializers.CharField()
-    result_kind = serializers.CharField()
+    status = Text()
+    result_kind = Text()
     home_score = serializers.FloatField(allow_null=True)
     away_score = serializers.FloatField(allow_null=True)
     winner = serializers.IntegerField(allow_null=True)
@@ -43,31 +44,31 @@ class MatchOut(serializers.Serializer):
 
 
 class RoundOut(serializers.Serializer):
-    bracket = serializers.CharField()
+    bracket = Text()
     number = serializers.IntegerField()
-    status = serializers.CharField()
+    status = Text()
     matches = MatchOut(many=True)
 
 
 class StageOut(serializers.Serializer):
     number = serializers.IntegerField()
-    format = serializers.CharField()
-    status = serializers.CharField()
+    format = Text()
+    status = Text()
     total_rounds = serializers.IntegerField(allow_null=True)
     rounds = RoundOut(many=True)
 
 
 class DeathMatchSetup(serializers.Serializer):
-    engine = serializers.CharField()
+    engine = Text()
     config = json_object("config", "The engine's config")
     time_control = json_object("time_control", "Allowance and reserve per phase")
 
 
 class Episode(serializers.Serializer):
     number = serializers.IntegerField()
-    kind = serializers.CharField()
-    status = serializers.CharField()
-    mm_prompt = serializers.CharField()
+    kind = Text()
+    status = Text()
+    mm_prompt = Text()
     mm_deadline = serializers.DateTimeField(allow_null=True)
     mm_revealed = serializers.BooleanField()
     mm_game = serializers.IntegerField(allow_null=True)
@@ -84,13 +85,13 @@ class Episode(serializers.Serializer):
 
 
 class TournamentSummary(serializers.Serializer):
-    slug = serializers.SlugField()
-    name = serializers.CharField()
-    organiser = serializers.CharField()
-    game = serializers.CharField()
-    format = serializers.CharField()
-    status = serializers.CharField()
-    visibility = serializers.CharField()
+    slug = Slug()
+    name = Text()
+    organiser = Text()
+    game = Text()
+    format = Text()
+    status = Text()
+    visibility = Text()
     capacity = serializers.IntegerField(allow_null=True)
     registration_opens = serializers.DateTimeField(allow_null=True)
     registration_closes = serializers.DateTimeField(allow_null=True)
@@ -103,18 +104,18 @@ class TournamentRow(TournamentSummary):
 # A page of rows (``common.Page``); the other paged lists subclass it with their own results.
 class TournamentPage(serializers.Serializer):
     count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
+    next = Url(allow_null=True)
+    previous = Url(allow_null=True)
     results = TournamentRow(many=True)
 
 
 class TournamentDetail(TournamentSummary):
-    description = serializers.CharField()
+    description = Text()
     ruleset = json_object("ruleset")
     time_control = json_object("time_control")
     format_options = json_object("format_options")
-    tiebreaks = serializers.ListField(child=serializers.CharField())
-    tiebreak_regulations = serializers.CharField()
+    tiebreaks = serializers.ListField(child=Text())
+    tiebreak_regulations = Text()
     best_of = serializers.IntegerField()
     play_online = serializers.BooleanField()
     seed_window_seconds = serializers.IntegerField(
@@ -131,8 +132,8 @@ class TournamentDetail(TournamentSummary):
 
 
 class Standings(serializers.Serializer):
-    ranking = serializers.CharField(help_text="the format whose placements rank, or points")
-    regulations = serializers.CharField(help_text="the tie-break regulations applied")
+    ranking = Text(help_text="the format whose placements rank, or points")
+    regulations = Text(help_text="the tie-break regulations applied")
     standings = serializers.ListField(
         child=json_object("row", "rank, entrant, name, points, tie-breaks, eliminated_in, ...")
     )

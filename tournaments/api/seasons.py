@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from hosting.core.openapi import READ_ERRORS, json_object, operation
-from hosting.core.validation import valid
+from hosting.core.validation import Text, valid
 from tournaments import selectors
 from tournaments.api import outputs
 from tournaments.api.common import TournamentAPIView
@@ -30,8 +30,8 @@ from tournaments.seasons import services as seasons
 
 class Submission(serializers.Serializer):
     entrant = serializers.IntegerField()
-    name = serializers.CharField()
-    text = serializers.CharField()
+    name = Text()
+    text = Text()
     submitted_at = serializers.DateTimeField()
 
 

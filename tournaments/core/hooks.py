@@ -20,6 +20,8 @@ Signals from outside tournaments, connected in the same place (``tournaments.rec
 - ``games.signals.game_finished`` (a hosted game ended) -> a season's main match
   (``seasons.services.main_match_game_finished``) or a match's game
   (``services.results.game_result_recorded``).
+- ``games.signals.runs_game_tournament`` (who may steer a game: does this user organise its
+  tournament?) -> ``core.permissions.organises_game``.
 - ``hosting.core.roles.role_changed`` (a role granted or revoked) -> the audit log
   (``core.audit.record_role_change``): the shared core imports no app.
 - ``tournaments.events.tournament_event`` (after the commit) -> the webhooks

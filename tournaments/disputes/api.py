@@ -19,7 +19,7 @@ from games.models import GameSession
 from hosting.core.errors import Forbidden, UserError
 from hosting.core.openapi import PAGE, READ_ERRORS, json_object, operation
 from hosting.core.roles import is_staff_admin
-from hosting.core.validation import valid
+from hosting.core.validation import Slug, Text, valid
 from tournaments import selectors
 from tournaments.api.common import Page
 from tournaments.api.inputs import MAX_ID, id_field
@@ -32,31 +32,31 @@ from tournaments.models import Dispute
 
 
 class FileInput(serializers.Serializer):
-    tournament = serializers.SlugField(max_length=140)
-    match = serializers.CharField(max_length=20)
+    tournament = Slug(max_length=140)
+    match = Text(max_length=20)
     game = id_field(required=False, allow_null=True)
-    reason = serializers.CharField(max_length=2000)
+    reason = Text(max_length=2000)
     moves = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=2**31 - 1),
         required=False,
         default=list,
         max_length=500,
     )
-    evidence = serializers.CharField(required=False, default="", allow_blank=True, max_length=5000)
+    evidence = Text(required=False, default="", allow_blank=True, max_length=5000)
     pause = serializers.BooleanField(required=False, default=False)
 
 
 class AssignInput(serializers.Serializer):
-    assignee = serializers.CharField(required=False, allow_blank=True, max_length=150)
+    assignee = Text(required=False, allow_blank=True, max_length=150)
 
 
 class CommentInput(serializers.Serializer):
-    text = serializers.CharField(max_length=5000)
+    text = Text(max_length=5000)
 
 
 class RulingInput(serializers.Serializer):
     ruling = serializers.ChoiceField(choices=Dispute.Ruling.values)
-    reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=2000)
+    reason = Text(required=False, default="", allow_blank=True, max_length=2000)
     winner = id_field(required=False, allow_null=True)
     entrant = id_field(required=False, allow_null=True)
     home_score = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e6)
@@ -66,40 +66,38 @@ class RulingInput(serializers.Serializer):
     )
     # First a dry run lists what the ruling resets; then the ruling, with that same list.
     dry_run = serializers.BooleanField(required=False, default=False)
-    resets = serializers.ListField(
-        child=serializers.CharField(max_length=20), required=False, max_length=1000
-    )
+    resets = serializers.ListField(child=Text(max_length=20), required=False, max_length=1000)
 
 
 # -- output -----------------------------------------------------------------------------------
 
 
 class DisputeComment(serializers.Serializer):
-    author = serializers.CharField()
-    role = serializers.CharField(help_text="party, organiser or staff")
-    text = serializers.CharField()
+    author = Text()
+    role = Text(help_text="party, organiser or staff")
+    text = Text()
     at = serializers.DateTimeField()
 
 
 class DisputeOut(serializers.Serializer):
     id = serializers.IntegerField()
-    tournament = serializers.CharField(help_text="the tournament's slug")
-    match = serializers.CharField(help_text="the match's code")
-    home = serializers.CharField(allow_null=True)
-    away = serializers.CharField(allow_null=True)
+    tournament = Text(help_text="the tournament's slug")
+    match = Text(help_text="the match's code")
+    home = Text(allow_null=True)
+    away = Text(allow_null=True)
     game = serializers.IntegerField(allow_null=True)
-    filed_by = serializers.CharField()
+    filed_by = Text()
     filed_at = serializers.DateTimeField()
-    reason = serializers.CharField()
+    reason = Text()
     moves = serializers.ListField(child=serializers.IntegerField(), help_text="log seq numbers")
-    evidence = serializers.CharField()
-    status = serializers.CharField(help_text="open, assigned, ruled or withdrawn")
-    assignee = serializers.CharField(allow_null=True)
+    evidence = Text()
+    status = Text(help_text="open, assigned, ruled or withdrawn")
+    assignee = Text(allow_null=True)
     paused_game = serializers.BooleanField()
-    ruling = serializers.CharField(allow_null=True)
-    ruling_reason = serializers.CharField()
+    ruling = Text(allow_null=True)
+    ruling_reason = Text()
     ruling_data = json_object("ruling_data", "winner, resets, new_game, ... as the ruling applied")
-    ruled_by = serializers.CharField(allow_null=True)
+    ruled_by = Text(allow_null=True)
     ruled_at = serializers.DateTimeField(allow_null=True)
     comments = DisputeComment(many=True)
 
@@ -114,15 +112,15 @@ class DisputeResumed(DisputeOut):
 
 class RulingDryRun(serializers.Serializer):
     dry_run = serializers.BooleanField()
-    ruling = serializers.CharField()
-    resets = serializers.ListField(child=serializers.CharField())
-    refills = serializers.ListField(child=serializers.CharField())
+    ruling = Text()
+    resets = serializers.ListField(child=Text())
+    refills = serializers.ListField(child=Text())
 
 
 class DisputeSteps(serializers.Serializer):
     game = serializers.IntegerField(allow_null=True)
-    engine = serializers.CharField(required=False)
-    status = serializers.CharField(required=False)
+    engine = Text(required=False)
+    status = Text(required=False)
     paused = serializers.BooleanField(required=False)
     origin = json_object("origin", "a continued game: the game and event it started from")
     seats = serializers.ListField(child=json_object("seat", "number, name, kind, role"))
@@ -179,7 +177,13 @@ class DisputeAPIView(APIView):
 
 FILTERS = [
     PAGE,
-    OpenApiParameter("status", str, enum=["pending", "open", "assigned", "ruled", "withdrawn"]),
+    # Empty is every status, as the disputes page's filter form sends it.
+    OpenApiParameter(
+        "status",
+        str,
+        enum=["", "pending", "open", "assigned", "ruled", "withdrawn"],
+        description="empty: any",
+    ),
     OpenApiParameter("tournament", str, description="a tournament's slug"),
     OpenApiParameter("assignee", str, description="a staff admin's username, or none"),
 ]
@@ -252,8 +256,11 @@ class WithdrawView(DisputeAPIView):
 )
 class AssignView(DisputeAPIView):
     def post(self, request: Request, dispute_id: int) -> Response:
-        data = valid(AssignInput, request.data)
         dispute = _dispute(dispute_id, request.user)
+        # Before the body: who is a staff admin is not for others to probe by name.
+        if not is_staff_admin(request.user):
+            raise Forbidden(_("only staff admins do that"))
+        data = valid(AssignInput, request.data)
         assignee = disputes.staff_named(data.get("assignee", ""))
         dispute = disputes.dispute_assign(dispute=dispute, by=request.user, assignee=assignee)
         return Response(payload(dispute, request.user))

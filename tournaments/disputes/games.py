@@ -47,7 +47,7 @@ def play_again(
     elif plan is not None:
         corrections.apply(match, plan, by=by, reason=reason)
     game_services.game_void(
-        game_id=old.pk, reason=f"dispute {dispute.pk}: {Dispute.Ruling(ruling).label}"
+        game_id=old.pk, reason=f"dispute {dispute.pk}: {Dispute.Ruling(ruling).label}", by=by
     )
     home_seat = link.home_seat
     link.delete()
@@ -67,7 +67,7 @@ def play_again(
         )
         # What nobody had seen is shuffled again: the players' client seeds take part.
         game_services.game_open_seed_window(
-            game_id=new.pk, seconds=match.stage.tournament.seed_window_seconds
+            game_id=new.pk, seconds=match.stage.tournament.seed_window_seconds, by=by
         )
         match.status = Match.Status.LIVE
         match.save(update_fields=["status"])

@@ -292,7 +292,9 @@ def dispute_resume(*, dispute: Dispute, by: Any) -> float:
 
 
 def _pause(dispute: Dispute, by: Any) -> None:
-    paused_at = game_services.game_pause(game_id=dispute.game_id)
+    # The dispute's rules decided it (a party may file with a pause where the tournament
+    # allows it): the game is steered by them, not by the filer.
+    paused_at = game_services.game_pause(game_id=dispute.game_id, by=None)
     dispute.paused_game = True
     dispute.save(update_fields=["paused_game"])
     audit.record(
@@ -308,7 +310,8 @@ def _pause(dispute: Dispute, by: Any) -> None:
 
 
 def _resume(dispute: Dispute, by: Any, why: str) -> float:
-    seconds = game_services.game_resume(game_id=dispute.game_id)
+    # As the pause: a withdrawal or a ruling lets the game run on, by the dispute's rules.
+    seconds = game_services.game_resume(game_id=dispute.game_id, by=None)
     audit.record(
         by,
         "games.clock.resumed",

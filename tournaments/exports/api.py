@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from games.serializers import Game, LogEvent
 from hosting.core.errors import UserError
 from hosting.core.openapi import READ_ERRORS, error_responses, json_object, operation
+from hosting.core.validation import Text
 from tournaments import brackets_viewer, selectors
 from tournaments.api.outputs import EntrantOut, MatchOut, Standings
 from tournaments.exports import services as exports
@@ -30,14 +31,14 @@ from tournaments.exports import services as exports
 
 class ExportedGame(serializers.Serializer):
     game = serializers.IntegerField()
-    engine = serializers.CharField()
-    status = serializers.CharField(required=False, help_text="a game not over yet")
-    seed = serializers.CharField(required=False, help_text="an ended game")
-    seed_sha256 = serializers.CharField(required=False)
+    engine = Text()
+    status = Text(required=False, help_text="a game not over yet")
+    seed = Text(required=False, help_text="an ended game")
+    seed_sha256 = Text(required=False)
     client_seeds = serializers.ListField(
-        child=serializers.CharField(allow_blank=True), required=False, help_text="an ended game"
+        child=Text(allow_blank=True), required=False, help_text="an ended game"
     )
-    effective_seed = serializers.CharField(required=False, help_text="an ended game")
+    effective_seed = Text(required=False, help_text="an ended game")
     config = serializers.DictField(required=False, help_text="an ended game")
     outcome = serializers.DictField(required=False, help_text="an ended game")
     log = LogEvent(many=True, allow_null=True, help_text="null while the game is played")
@@ -104,10 +105,10 @@ class ExportView(APIView):
 class ExportJSONView(ExportView):
     def get(self, request: Request, slug: str) -> Response:
         tournament = selectors.visible_tournament(slug, request.user)
-        model = request.query_params.get("format", "")
+        model = request.query_params.get("format")
         if model == "brackets-viewer":
             return Response(brackets_viewer.brackets_viewer_data(tournament))
-        if model:
+        if model is not None:  # "" too: the document's enum has no empty format
             raise UserError(
                 _("no export format %(model)r: leave it out, or brackets-viewer") % {"model": model}
             )

@@ -447,6 +447,7 @@ def _undo_progress(episode: Episode, *, by: Any, reason: str, because: Match) ->
         game_services.game_void(
             game_id=episode.mm_game_id,
             reason=f"{main_match_step(episode.number)} was reset: {because.code} was corrected",
+            by=by,
         )
         voided.append(episode.mm_game_id)
     for match in _death_matches(episode).select_for_update():

@@ -259,7 +259,9 @@ def main_match_game(
         for seat, entrant in zip(game.seats.order_by("number"), players, strict=True):
             seat.user = entrant.user
             seat.save(update_fields=["user"])
-        game_services.game_open_seed_window(game_id=game.pk, seconds=tournament.seed_window_seconds)
+        game_services.game_open_seed_window(
+            game_id=game.pk, seconds=tournament.seed_window_seconds, by=by
+        )
         episode.mm_game = game
         episode.save(update_fields=["mm_game"])
         audit.log(tournament, by, "season.main_match_game", episode=episode.number, game=game.pk)

@@ -130,7 +130,7 @@ def reset_games(match: Match, *, by: Any, reason: str, corrected: str) -> list[i
     """A reset match's games voided, audited as ``match.reset`` with its result before;
     returns the voided games' ids."""
     previous = audit.result_of(match)
-    voided = _void_games(match, because=corrected)
+    voided = _void_games(match, by=by, because=corrected)
     audit.log(
         match.stage.tournament,
         by,
@@ -144,12 +144,14 @@ def reset_games(match: Match, *, by: Any, reason: str, corrected: str) -> list[i
     return voided
 
 
-def _void_games(match: Match, *, because: str) -> list[int]:
+def _void_games(match: Match, *, by: Any, because: str) -> list[int]:
     """Void the match's hosted games and detach them: they no longer count for it."""
     links = list(match.match_games.order_by("number"))
     for link in links:
         game_services.game_void(
-            game_id=link.game_id, reason=f"{match.code} was reset: {because} was corrected"
+            game_id=link.game_id,
+            reason=f"{match.code} was reset: {because} was corrected",
+            by=by,
         )
     voided = [link.game_id for link in links]
     match.match_games.all().delete()

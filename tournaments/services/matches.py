@@ -83,7 +83,11 @@ def start_next_game(match: Match) -> None:
         seat.save(update_fields=["user"])
     MatchGame.objects.create(match=match, game=game, number=number, home_seat=home_seat)
     # The players' client seeds take part in the deal: it waits for them a short while.
-    game_services.game_open_seed_window(game_id=game.pk, seconds=tournament.seed_window_seconds)
+    game_services.game_open_seed_window(
+        game_id=game.pk,
+        seconds=tournament.seed_window_seconds,
+        by=None,  # the bracket's own start
+    )
     match.status = Match.Status.LIVE
     match.save(update_fields=["status"])
 

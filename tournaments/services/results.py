@@ -116,7 +116,7 @@ def match_report_result(
         decide(match, Match.ResultKind.FORFEIT if forfeit else Match.ResultKind.PLAYED)
         for link in match.match_games.filter(game__status=GameSession.Status.RUNNING):
             # The result is settled: a game still under way for it no longer counts.
-            game_services.game_void(game_id=link.game_id, reason=f"{match.code} was decided")
+            game_services.game_void(game_id=link.game_id, reason=f"{match.code} was decided", by=by)
         action = "match.result_corrected" if correcting else "match.result_entered"
         audit.log(
             tournament,

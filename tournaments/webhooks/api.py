@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from hosting.core.openapi import PAGE, READ_ERRORS, json_object, operation
-from hosting.core.validation import valid
+from hosting.core.validation import Text, valid
 from tournaments import selectors, services
 from tournaments.api.common import Page
 from tournaments.api.outputs import TournamentPage
@@ -28,7 +28,7 @@ URL_LENGTH = 500
 
 class WebhookInput(serializers.Serializer):
     # Checked by the service (scheme, host, address), which says what is wrong with it.
-    url = serializers.CharField(max_length=URL_LENGTH)
+    url = Text(max_length=URL_LENGTH)
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=EVENTS), min_length=1, max_length=len(EVENTS)
     )
@@ -36,7 +36,7 @@ class WebhookInput(serializers.Serializer):
 
 
 class WebhookChangeInput(serializers.Serializer):
-    url = serializers.CharField(max_length=URL_LENGTH, required=False)
+    url = Text(max_length=URL_LENGTH, required=False)
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=EVENTS),
         min_length=1,
@@ -48,7 +48,7 @@ class WebhookChangeInput(serializers.Serializer):
 
 class Webhook(serializers.Serializer):
     id = serializers.IntegerField()
-    url = serializers.CharField()
+    url = Text()
     events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS))
     active = serializers.BooleanField()
     discord = serializers.BooleanField(help_text="a Discord channel: sent readable messages")
@@ -56,7 +56,7 @@ class Webhook(serializers.Serializer):
 
 
 class WebhookWithSecret(Webhook):
-    secret = serializers.CharField(help_text="whsec_…: the key of its signatures")
+    secret = Text(help_text="whsec_…: the key of its signatures")
 
 
 class Webhooks(serializers.Serializer):
@@ -65,12 +65,12 @@ class Webhooks(serializers.Serializer):
 
 class Delivery(serializers.Serializer):
     id = serializers.IntegerField()
-    message_id = serializers.CharField(help_text="the webhook-id header, the same on retries")
-    event = serializers.CharField(help_text="one of the events, or webhook.test")
+    message_id = Text(help_text="the webhook-id header, the same on retries")
+    event = Text(help_text="one of the events, or webhook.test")
     status = serializers.ChoiceField(choices=["pending", "retrying", "delivered", "failed"])
     attempts = serializers.IntegerField()
     response_code = serializers.IntegerField(allow_null=True, help_text="of the last attempt")
-    error = serializers.CharField(help_text="why the last attempt failed; empty if it did not")
+    error = Text(help_text="why the last attempt failed; empty if it did not")
     created = serializers.DateTimeField()
     last_attempt_at = serializers.DateTimeField(allow_null=True)
     delivered_at = serializers.DateTimeField(allow_null=True)
