@@ -82,7 +82,8 @@ def test_a_guest_reaches_a_practice_seat_in_at_most_three_clicks_and_its_seed_co
     assert game.status == "running" and seed
     # Once over, the fairness check lists the browser's seed and the computers' none.
     game_services.game_void(by=None, game_id=game.pk, reason="test over")
-    page.get_by_role("link", name="Seed commitment (SHA-256)").first.click()
+    page.locator(".commitment summary").click()  # the commitment folds away on the table
+    page.locator(".commitment").get_by_role("link", name="Check that the deal was fair").click()
     expect(page.locator("#client-seeds code.client-seed")).to_have_text([seed])
     expect(page.locator("#client-seeds .no-seed").first).to_have_text(
         "Computer: no seed (counts as empty)"
