@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 
 from hosting.core.characters import unstorable
@@ -35,8 +36,12 @@ class ControlCharacterGuard:
 def _texts(request: HttpRequest) -> Iterator[str]:
     yield request.path
     yield from _pairs(request.GET)
-    if request.method == "POST" and request.content_type in FORMS:
-        yield from _pairs(request.POST)
+    # The API takes no form (its parser answers 415): reading one here would use up the body.
+    if request.method == "POST" and request.content_type in FORMS and not wants_json(request):
+        try:
+            yield from _pairs(request.POST)
+        except MultiPartParserError:
+            return  # unreadable: the view's own reading of it answers Django's 400
 
 
 def _pairs(query: object) -> Iterator[str]:
@@ -50,4 +55,4 @@ def _refusal(request: HttpRequest, problem: str) -> HttpResponse:
     if wants_json(request) or json_client:
         return error_response(400, "parse_error", problem)
     # No request context: the page would echo the path back, and the user is one more read.
-    return HttpResponse(render_to_string("400.html", {"detail": problem}), status=400)
+    return HttpResponse(render_to_string("bad_input.html", {"detail": problem}), status=400)
