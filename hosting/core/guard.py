@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
 
@@ -44,8 +44,8 @@ def _texts(request: HttpRequest) -> Iterator[str]:
             return  # unreadable: the view's own reading of it answers Django's 400
 
 
-def _pairs(query: object) -> Iterator[str]:
-    for key, values in query.lists():  # type: ignore[attr-defined]
+def _pairs(query: QueryDict) -> Iterator[str]:
+    for key, values in query.lists():
         yield key
         yield from values
 
