@@ -74,6 +74,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions (a chosen language is kept there and in its cookie), before common.
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything reads the path, the query or a form for a view.
+    "hosting.core.guard.ControlCharacterGuard",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -5,14 +5,14 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from hosting.core import tokens
-from hosting.core.errors import UserError
+from hosting.core.errors import NotFound, UserError
 
 
 class TokenForm(forms.Form):
@@ -42,6 +42,9 @@ def token_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
-    token = tokens.token_revoke(user=request.user, token_id=token_id)
+    try:
+        token = tokens.token_revoke(user=request.user, token_id=token_id)
+    except NotFound:
+        raise Http404 from None  # someone else's token is the site's "not found" page
     messages.success(request, _("The token “%(name)s” is revoked.") % {"name": token.name})
     return redirect("account-tokens")

@@ -2,8 +2,9 @@
 
 What the database or the code behind a view cannot take is refused here, before any view runs,
 with a readable ``400 parse_error``: nesting deeper than ``MAX_DEPTH`` (a thousand levels made
-the standard parser raise ``RecursionError``), the NUL character in any string or key
-(PostgreSQL text cannot hold it), lone surrogates and invalid UTF-8 (orjson refuses them).
+the standard parser raise ``RecursionError``), the NUL character (PostgreSQL text cannot hold
+it) or another control character in any string or key (``hosting.core.characters``, the same
+test as the request guard's), lone surrogates and invalid UTF-8 (orjson refuses them).
 Numbers beyond 64 bits arrive as floats, which no integer field accepts. A body larger than
 its view takes is a ``413 payload_too_large``.
 """
@@ -17,10 +18,10 @@ from django.utils.translation import gettext as _
 from rest_framework import parsers, status
 from rest_framework.exceptions import APIException, ParseError
 
+from hosting.core.characters import unstorable
+
 MAX_DEPTH = 32
 """Deeper than any document the API takes (a DropMix catalogue is 6 levels)."""
-
-NUL = "\x00"
 
 
 class PayloadTooLarge(APIException):
@@ -55,20 +56,22 @@ class JSONParser(parsers.JSONParser):
 
 
 def unusable(data: Any) -> str | None:
-    """Why parsed JSON cannot be taken (too deep, a NUL character), or None. Iterative: a
+    """Why parsed JSON cannot be taken (too deep, a control character), or None. Iterative: a
     recursive walk would fail on the very documents it is meant to refuse."""
     pending = [(data, 1)]
     while pending:
         value, depth = pending.pop()
         if isinstance(value, str):
-            if NUL in value:
-                return "text may not contain the NUL character (\\u0000)"
+            problem = unstorable(value)
+            if problem:
+                return problem
         elif isinstance(value, dict | list):
             if depth > MAX_DEPTH:
-                return f"JSON may not nest deeper than {MAX_DEPTH} levels"
+                return _("JSON may not nest deeper than %(levels)s levels") % {"levels": MAX_DEPTH}
             if isinstance(value, dict):
-                if any(NUL in key for key in value):
-                    return "text may not contain the NUL character (\\u0000)"
+                problem = next(filter(None, map(unstorable, value)), None)
+                if problem:
+                    return problem
                 value = value.values()
             pending.extend((item, depth + 1) for item in value)
     return None

@@ -69,8 +69,14 @@ class ReadOnly(SecretsStayHidden):
 
 
 class ReadOnlyInline(admin.TabularInline):
+    """Rows of a related model shown on their parent's page, every field read-only: a field
+    Django never edits (``auto_now_add``) may not be in an inline's form, only shown."""
+
     extra = 0
     can_delete = False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return (*(self.fields or ()), *super().get_readonly_fields(request, obj))
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

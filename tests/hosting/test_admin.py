@@ -9,6 +9,8 @@ from django.contrib import admin
 from django.urls import reverse
 
 from games.models import GameSession, Seat
+from games.rooms import services as rooms
+from hosting.core.identity import Guest
 from tests.tournaments.builders import started
 from tournaments.models import AuditEntry, Match
 
@@ -178,3 +180,16 @@ def test_a_sealed_answer_is_not_shown_before_the_reveal(client, boss):
     assert page.status_code == 200
     html = page.content.decode()
     assert "seven-and-a-half" not in html and "sealed until the organiser reveals" in html
+
+
+def test_a_room_with_members_has_a_change_page_and_a_list_page(client, boss):
+    """Issue 30, finding 3: a member's join time (never edited) made the change page a 500."""
+    host = rooms.Person(user=boss)
+    room = rooms.room_create(person=host)
+    rooms.room_join(code=room.code, person=rooms.Person(guest=Guest(id="g1", name="Gus")))
+    change = client.get(reverse("admin:games_room_change", args=[room.pk]))
+    assert change.status_code == 200
+    page = change.content.decode()
+    assert "Gus" in page and "boss" in page
+    listing = client.get(reverse("admin:games_room_changelist"))
+    assert listing.status_code == 200 and room.code in listing.content.decode()

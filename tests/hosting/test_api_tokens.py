@@ -176,3 +176,15 @@ def test_the_admin_shows_tokens_without_their_hash_and_revokes_through_the_servi
         {"action": "revoke", "_selected_action": [token.pk]},
     )
     assert bearer(secret).get("/api/tokens/").status_code == 401
+
+
+def test_revoking_someone_elses_token_on_the_page_is_a_404_that_revokes_nothing():
+    """Issue 30, finding 3: DRF's NotFound raised inside a page view was a 500."""
+    page_token(user("ann"), "ann bot")
+    token = PersonalToken.objects.get(user__username="ann")
+    browser = Client()
+    browser.force_login(user("bob"))
+    answer = browser.post(f"/accounts/tokens/{token.pk}/revoke")
+    assert answer.status_code == 404 and "<html" in answer.content.decode()
+    token.refresh_from_db()
+    assert token.revoked_at is None
