@@ -11,11 +11,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from games import services as game_services
 from games.rooms import services as rooms
 from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import SCREENSHOTS, sticking_out
-from tests.e2e.games import DESKTOP_OPTIONS, PHONE_OPTIONS, create_game, small_targets
+from tests.e2e.games import DESKTOP_OPTIONS, PHONE_OPTIONS, small_targets
 from tests.e2e.test_disputes import death_match_under_way
 from tests.e2e.test_finished_games import play_out
 from tests.e2e.tournaments.test_spectators import begun
@@ -48,11 +47,8 @@ def site() -> tuple[list[Visit], dict[str, object]]:
     user("stranger")
     dispute = disputes.dispute_file(match=match, by=ec.user, reason="A doubled pick", game=game)
     room = rooms.room_create(person=rooms.Person(user=host))
-    finished = create_game(host, "drafting_trios", [{"role": "EC"}, {"role": "DMO"}])
-    finished.seats.filter(number=0).update(guest_id="guest-a", display_name="Ann")
-    finished.seats.filter(number=1).update(guest_id="guest-b", display_name="Bo")
-    game_services.game_start(game_id=finished.pk)
-    done = play_out(finished.pk)
+    # The Death Match played to its end: a finished game to replay and verify, still disputable.
+    done = play_out(game.pk)
     services.tournament_create(
         organiser=host, name="Draft cup", slug="draft-cup", format="swiss", game="color_clash"
     )
