@@ -81,6 +81,7 @@ def small_targets(page) -> list[str]:
             .map((n) => [n, n.getBoundingClientRect()])
             .filter(([, r]) => r.width > 0 && (r.width < 23.5 || r.height < 23.5))
             .map(([n, r]) => `${n.tagName.toLowerCase()}#${n.id}.${n.className} `
+              + `"${(n.textContent || n.name || "").trim().slice(0, 20)}" `
               + `${Math.round(r.width)}x${Math.round(r.height)}`);
         }"""
     )

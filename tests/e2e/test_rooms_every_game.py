@@ -126,7 +126,7 @@ def test_two_people_play_a_drafting_trios_room_to_its_end_by_clicking(
     game_id = start_and_follow(host, [friend], live_url)
     players = [host, friend]
     for page in players:
-        page.wait_for_function("document.querySelector('#game').dataset.status === 'running'")
+        page.wait_for_function("() => document.querySelector('#game').dataset.status === 'running'")
     turns = 0
     while host.locator("#game").get_attribute("data-status") == "running" and turns < 3000:
         if not (act_if_asked(host) | act_if_asked(friend)):
