@@ -18,7 +18,7 @@ from games.challenges import services as challenges
 from games.challenges.models import Challenge
 from hosting.core.openapi import READ_ERRORS, WRITE_ERRORS, operation
 from hosting.core.throttles import Limit
-from hosting.core.validation import valid
+from hosting.core.validation import Text, Url, valid
 
 
 class ChallengeLimit(Limit):
@@ -26,23 +26,23 @@ class ChallengeLimit(Limit):
 
 
 class ChallengeInput(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text="the player you challenge")
+    username = Text(max_length=150, help_text="the player you challenge")
     game = serializers.ChoiceField(choices=list(engines.ENGINE_MODULES))
 
 
 class ChallengeOut(serializers.Serializer):
     id = serializers.IntegerField()
-    challenger = serializers.CharField(help_text="the challenger's username")
-    challenged = serializers.CharField(help_text="the challenged player's username")
-    game = serializers.CharField(help_text="the engine key")
-    game_name = serializers.CharField()
+    challenger = Text(help_text="the challenger's username")
+    challenged = Text(help_text="the challenged player's username")
+    game = Text(help_text="the engine key")
+    game_name = Text()
     status = serializers.ChoiceField(
         choices=["pending", "accepted", "declined", "withdrawn", "expired"]
     )
     created = serializers.DateTimeField()
     expires = serializers.DateTimeField()
     game_id = serializers.IntegerField(allow_null=True, help_text="the game, once accepted")
-    game_url = serializers.URLField(required=False)
+    game_url = Url(required=False)
 
 
 class ChallengeListOut(serializers.Serializer):

@@ -27,6 +27,7 @@ API_MODULES = (
     "games.api",
     "games.serializers",
     "games.rooms.api",
+    "games.challenges.api",
     "hosting.accounts.api",
     "hosting.api",
     "hosting.core.openapi",

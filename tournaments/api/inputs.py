@@ -78,7 +78,7 @@ class RegisterInput(serializers.Serializer):
 
 class WithdrawInput(serializers.Serializer):
     entrant = id_field(required=False, allow_null=True)
-    reason = serializers.CharField(
+    reason = Text(
         required=False,
         allow_blank=True,
         max_length=500,
