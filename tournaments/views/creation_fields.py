@@ -43,6 +43,7 @@ class Field:
     choices: tuple[tuple[str, Promise], ...] = ()
     low: int | None = None
     high: int | None = None
+    odd: bool = False  # a match length decided by a majority
 
     def name(self, group: str) -> str:
         return f"{group}__{self.key}"
@@ -67,6 +68,8 @@ class Field:
             raise ValidationError({str(self.label): [_("at least %(low)s") % {"low": self.low}]})
         if self.high is not None and number > self.high:
             raise ValidationError({str(self.label): [_("at most %(high)s") % {"high": self.high}]})
+        if self.odd and number % 2 == 0:
+            raise ValidationError({str(self.label): [_("enter an odd number")]})
         return number
 
 
@@ -323,6 +326,7 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
             (),
             1,
             9,
+            odd=True,
         ),
         Field(
             "sealed_edits",
@@ -369,8 +373,8 @@ def _collect(fields: tuple[Field, ...], post: Any, group: str) -> dict[str, Any]
         value = field.read(post, group)
         if value is None:
             continue
-        if field.kind == "bool" and value == field.default:
-            continue  # an untouched toggle leaves the key out, as the defaults do
+        if field.kind != "int" and value == field.default:
+            continue  # a rule left at its default stays out, as if never set
         if field.key in {"target", "turn_seconds"}:
             value = int(value)
         values[field.key] = value
