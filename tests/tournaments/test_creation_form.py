@@ -60,7 +60,6 @@ def test_the_chosen_rules_are_what_the_engine_and_the_format_receive(client):
         "swiss__pairing": "organiser",
         "color_clash__mode": "family",
         "color_clash__turn_seconds": "60",
-        "color_clash_allow__turn": "45",
         "match__undecided": "higher_seed",
         "reserve": "120",
     }
@@ -68,7 +67,7 @@ def test_the_chosen_rules_are_what_the_engine_and_the_format_receive(client):
     cup = Tournament.objects.get(slug="cup")
     assert cup.format_options == {"rounds": 5, "pairing": "organiser"}
     assert cup.ruleset == {"mode": "family", "turn_seconds": 60, "undecided": "higher_seed"}
-    assert cup.time_control == {"allowances": {"turn": 45}, "reserve": 120.0}
+    assert cup.time_control == {"reserve": 120.0}
 
 
 def test_a_genius_season_takes_its_rule_keys_from_their_own_fields(client):
@@ -138,6 +137,7 @@ def test_the_form_shows_each_rule_with_its_default_and_help(client):
     page = client.get("/tournaments/new/").content.decode()
     assert 'name="swiss__rounds"' in page and 'name="genius__ec_rule"' in page
     assert "Empty: the game&#x27;s default, 60 s." in page  # Drafting Trios' draft allowance
+    assert 'name="dropmix_allow__turn"' in page and 'name="color_clash_allow__turn"' not in page
     assert "<summary>Advanced (JSON)</summary>" in page
     assert '<option value="classic" selected>' in page
 

@@ -44,6 +44,7 @@ class Field:
     low: int | None = None
     high: int | None = None
     odd: bool = False  # a match length decided by a majority
+    numeric: bool = False  # a choice among numbers, stored as a number
 
     def name(self, group: str) -> str:
         return f"{group}__{self.key}"
@@ -109,6 +110,7 @@ GAME_RULES: dict[str, tuple[Field, ...]] = {
             "choice",
             "",
             DEFAULT_FOR_MODE + tuple((str(s), SECONDS[s]) for s in color_clash.TURN_SECONDS),
+            numeric=True,
         ),
     ),
     "drafting_trios": (
@@ -149,7 +151,8 @@ GAME_RULES: dict[str, tuple[Field, ...]] = {
             L("The side that reaches it first wins; default 21."),
             "choice",
             str(DEFAULT_CONFIG["target"]),
-            (("21", L("21")), ("15", L("15"))),
+            (("21", "21"), ("15", "15")),
+            numeric=True,
         ),
         Field(
             "middle_slot_colour",
@@ -350,21 +353,32 @@ PHASE_NAMES = {"turn": L("Turn"), "draft": L("Draft"), "play": L("Play"), "choic
 
 
 def allowance_fields(game: str) -> tuple[Field, ...]:
-    """One allowance per phase of the game's clock, its default shown in the help."""
+    """One allowance per phase of the game's clock, its default shown in the help; a clock
+    that offers fixed choices is a select. Color Clash's turn timer is its rule, not here."""
+    if game == "color_clash":
+        return ()
     control = engines.get(game).default_time_control
-    return tuple(
-        Field(
-            phase,
-            _("%(phase)s: seconds per move") % {"phase": PHASE_NAMES.get(phase, phase)},
-            _("Empty: the game's default, %(seconds)s s.") % {"seconds": seconds},
-            "int",
-            None,
-            (),
-            1,
-            3600,
-        )
-        for phase, seconds in control["allowances"].items()
-    )
+    offered = control.get("choices", {})
+    fields = []
+    for phase, seconds in control["allowances"].items():
+        label = _("%(phase)s: seconds per move") % {"phase": PHASE_NAMES.get(phase, phase)}
+        default = _("Empty: the game's default, %(seconds)s s.") % {"seconds": seconds}
+        choices = [s for s in offered.get(phase, ()) if s is not None]
+        if choices:
+            fields.append(
+                Field(
+                    phase,
+                    label,
+                    _("Default: %(seconds)s s.") % {"seconds": seconds},
+                    "choice",
+                    str(seconds),
+                    tuple((str(s), _("%(seconds)s s") % {"seconds": s}) for s in choices),
+                    numeric=True,
+                )
+            )
+        else:
+            fields.append(Field(phase, label, default, "int", None, (), 1, 3600))
+    return tuple(fields)
 
 
 def _collect(fields: tuple[Field, ...], post: Any, group: str) -> dict[str, Any]:
@@ -375,7 +389,7 @@ def _collect(fields: tuple[Field, ...], post: Any, group: str) -> dict[str, Any]
             continue
         if field.kind != "int" and value == field.default:
             continue  # a rule left at its default stays out, as if never set
-        if field.key in {"target", "turn_seconds"}:
+        if field.numeric and field.kind == "choice":
             value = int(value)
         values[field.key] = value
     return values
