@@ -84,7 +84,7 @@ GAME_RULES: dict[str, tuple[Field, ...]] = {
         Field(
             "mode",
             L("Mode"),
-            L("Classic: the quick game; Family night: gentler scoring."),
+            L('Default Classic; Family night: a number card opens, "Last card!" is automatic.'),
             "choice",
             "classic",
             (("classic", L("Classic")), ("family", L("Family night"))),
