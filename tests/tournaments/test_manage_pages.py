@@ -41,7 +41,8 @@ def test_an_organiser_creates_a_tournament_and_sees_the_api_refusals(host_client
     form = {"name": "Cup", "slug": "cup", "game": "nope", "format": "swiss", "ruleset": "{"}
     refused = host_client.post("/tournaments/new/", form)
     assert refused.status_code == 400
-    assert "Ruleset: This is not valid JSON." in refused.content.decode()  # the label, not the key
+    # the label, not the key
+    assert "Game rules (JSON): This is not valid JSON." in refused.content.decode()
     form["ruleset"] = "{}"
     refused = host_client.post("/tournaments/new/", form)
     assert "unknown game &#x27;nope&#x27;" in refused.content.decode()

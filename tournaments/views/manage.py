@@ -43,6 +43,7 @@ from tournaments.models import AuditEntry, Episode, Tournament
 from tournaments.seasons import services as seasons
 from tournaments.selectors import or_404
 from tournaments.templatetags.tournament_pages import FORMATS
+from tournaments.views import creation_fields
 
 AUDIT_SHOWN = 50
 
@@ -63,14 +64,14 @@ FIELD_NAMES = {
     "visibility": gettext_lazy("Visibility"),
     "game": gettext_lazy("Game"),
     "format": gettext_lazy("Format"),
-    "ruleset": gettext_lazy("Ruleset"),
-    "allowances": gettext_lazy("Allowance per phase"),
+    "ruleset": gettext_lazy("Game rules (JSON)"),
+    "allowances": gettext_lazy("Allowance per phase (JSON)"),
     "time_control": gettext_lazy("Time control"),
     "reserve": gettext_lazy("Reserve"),
     "increment": gettext_lazy("Increment"),
     "best_of": gettext_lazy("Games per match"),
     "seed_window_seconds": gettext_lazy("Seed window"),
-    "format_options": gettext_lazy("Format options"),
+    "format_options": gettext_lazy("Format options (JSON)"),
     "tiebreaks": gettext_lazy("Tie-breaks"),
     "capacity": gettext_lazy("Places"),
     "registration_opens": gettext_lazy("Registration opens"),
@@ -118,13 +119,18 @@ def _creation(post: Any) -> dict[str, Any]:
     for key in ("description", "visibility"):
         if post.get(key, "").strip():
             data[key] = post[key].strip()
-    parsed: dict[str, Any] = {}
+    # The fields say every rule; a filled "Advanced (JSON)" box overrides its part.
+    parsed = creation_fields.build(post, data["game"], data["format"])
     for key in JSON_FIELDS:
-        text = post.get(key, "").strip() or "{}"
+        text = post.get(key, "").strip()
+        if not text:
+            continue
         try:
             parsed[key] = json.loads(text)
         except ValueError:
             raise ValidationError({key: [_("This is not valid JSON.")]}) from None
+        if not isinstance(parsed[key], dict):
+            raise ValidationError({key: [_('Write a JSON object: {"key": value}.')]})
     data["ruleset"], data["format_options"] = parsed["ruleset"], parsed["format_options"]
     time_control: dict[str, Any] = {}
     if parsed["allowances"]:
@@ -169,6 +175,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     context = {
         "errors": errors,
         "values": request.POST,
+        "rules": creation_fields.sections(request.POST),
         "games": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
         "formats": list(FORMATS.items()),
         "tiebreak_keys": list(tiebreaks.TIEBREAKS),
@@ -190,21 +197,29 @@ def _local(moment: Any) -> str:
 def _form_values(tournament: Tournament) -> dict[str, Any]:
     """A tournament's settings as the settings form shows them."""
     control = tournament.time_control or {}
+    fields, rest = creation_fields.saved_values(
+        tournament.game,
+        tournament.format,
+        tournament.ruleset or {},
+        control.get("allowances", {}),
+        tournament.format_options or {},
+    )
     return {
+        **fields,
         "name": tournament.name,
         "slug": tournament.slug,
         "description": tournament.description,
         "visibility": tournament.visibility,
         "game": tournament.game,
         "format": tournament.format,
-        "ruleset": json.dumps(tournament.ruleset or {}),
-        "allowances": json.dumps(control.get("allowances", {})),
+        "ruleset": json.dumps(rest["ruleset"]) if "ruleset" in rest else "",
+        "allowances": json.dumps(rest["allowances"]) if "allowances" in rest else "",
         "reserve": control.get("reserve", ""),
         "increment": control.get("increment", ""),
         "best_of": tournament.best_of,
         "seed_window_seconds": tournament.seed_window_seconds,
         "play_online": "on" if tournament.play_online else "",
-        "format_options": json.dumps(tournament.format_options or {}),
+        "format_options": json.dumps(rest["format_options"]) if "format_options" in rest else "",
         "tiebreaks": ", ".join(tournament.tiebreaks),
         "capacity": tournament.capacity or "",
         "registration_opens": _local(tournament.registration_opens),
@@ -250,6 +265,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
         "games": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
         "formats": list(FORMATS.items()),
         "tiebreak_keys": list(tiebreaks.TIEBREAKS),
+        "rules": creation_fields.sections(values),
     }
     return render(request, "tournaments/manage/edit.html", context, status=400 if errors else 200)
 

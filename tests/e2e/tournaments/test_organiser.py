@@ -31,7 +31,7 @@ def test_an_organiser_runs_a_double_elimination_watched_live(
     console.get_by_label("Address").fill("winter-double")
     console.get_by_label("Game", exact=True).select_option("drafting_trios")
     console.get_by_label("Format", exact=True).select_option("double_elimination")
-    console.get_by_label("Format options (JSON)").fill('{"grand_final": "reset"}')
+    console.get_by_label("Grand final").select_option("reset")
     console.get_by_role("button", name="+ Buchholz", exact=True).click()
     console.get_by_role("button", name="+ Sonneborn-Berger").click()
     chain = console.get_by_label("Tie-breaks in order")

@@ -1,0 +1,477 @@
+"""The rules of a new tournament as form fields: one field per key the game engine and the
+format read, with its default and one line of help, so that nobody has to write JSON.
+
+``build`` turns the posted fields into the ``ruleset``, ``time_control`` allowances and
+``format_options`` the API's ``TournamentCreateInput`` takes; the same service then checks
+them. Only the chosen game's and format's fields are read (without JavaScript every fieldset
+shows, and the others' values must not leak in). A field left empty keeps the engine's or
+the format's own default, which may depend on another choice (Color Clash's match length
+follows the mode).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from rest_framework.exceptions import ValidationError
+
+from games import engines
+from games.engines.color_clash import config as color_clash
+from games.engines.drafting_trios import config as drafting_trios
+from games.engines.dropmix.engine import CLEAR_MODES, DEFAULT_CONFIG
+from games.engines.dropmix.grammar import COLOURS
+from tournaments.formats import genius
+from tournaments.formats.double_elimination import GRAND_FINALS
+from tournaments.models import Tournament
+
+FORMAT_NAMES = dict(Tournament.Format.choices)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One rule: ``key`` in the dict it goes to, ``kind`` "int", "bool" or "choice"."""
+
+    key: str
+    label: Promise | str
+    help: Promise | str
+    kind: str
+    default: Any = None
+    choices: tuple[tuple[str, Promise], ...] = ()
+    low: int | None = None
+    high: int | None = None
+    odd: bool = False  # a match length decided by a majority
+    numeric: bool = False  # a choice among numbers, stored as a number
+
+    def name(self, group: str) -> str:
+        return f"{group}__{self.key}"
+
+    def read(self, post: Any, group: str) -> Any:
+        """The posted value, or ``None`` for "the default"; a bad value names the label."""
+        raw = post.get(self.name(group), "")
+        if self.kind == "bool":
+            return raw == "on"
+        raw = raw.strip()
+        if raw == "":
+            return None
+        if self.kind == "choice":
+            if raw not in {value for value, _label in self.choices}:
+                raise ValidationError({str(self.label): [_("choose one of the offered values")]})
+            return raw
+        try:
+            number = int(raw)
+        except ValueError:
+            raise ValidationError({str(self.label): [_("enter a whole number")]}) from None
+        if self.low is not None and number < self.low:
+            raise ValidationError({str(self.label): [_("at least %(low)s") % {"low": self.low}]})
+        if self.high is not None and number > self.high:
+            raise ValidationError({str(self.label): [_("at most %(high)s") % {"high": self.high}]})
+        if self.odd and number % 2 == 0:
+            raise ValidationError({str(self.label): [_("enter an odd number")]})
+        return number
+
+
+L = gettext_lazy
+DEFAULT_FOR_MODE = (("", L("The mode's default")),)
+SECONDS = {30: L("30 s"), 45: L("45 s"), 60: L("60 s"), 90: L("90 s")}
+COLOUR_NAMES = {"yellow": L("Yellow"), "red": L("Red"), "blue": L("Blue"), "green": L("Green")}
+
+GAME_RULES: dict[str, tuple[Field, ...]] = {
+    "color_clash": (
+        Field(
+            "mode",
+            L("Mode"),
+            L('Default Classic; Family night: a number card opens, "Last card!" is automatic.'),
+            "choice",
+            "classic",
+            (("classic", L("Classic")), ("family", L("Family night"))),
+        ),
+        Field(
+            "match",
+            L("Match length"),
+            L("Classic plays one round, Family night three, unless you choose."),
+            "choice",
+            "",
+            (
+                *DEFAULT_FOR_MODE,
+                ("one_round", L("One round")),
+                ("three_rounds", L("Three rounds")),
+                ("five_rounds", L("Five rounds")),
+                ("to_500", L("First to 500 points")),
+            ),
+        ),
+        Field(
+            "turn_seconds",
+            L("Turn timer"),
+            L("Seconds per turn: 30 in Classic, 90 in Family night by default."),
+            "choice",
+            "",
+            DEFAULT_FOR_MODE + tuple((str(s), SECONDS[s]) for s in color_clash.TURN_SECONDS),
+            numeric=True,
+        ),
+    ),
+    "drafting_trios": (
+        Field(
+            "power_cards_in_trios",
+            L("Power cards in trios"),
+            L("Off by default: a trio is three number cards."),
+            "bool",
+            drafting_trios.FLAGS["power_cards_in_trios"],
+        ),
+        Field(
+            "colour_bonus_on_failed_trio",
+            L("Colour bonus on a failed trio"),
+            L("Off by default: the +3 / +7 bonuses need their category's condition."),
+            "bool",
+            drafting_trios.FLAGS["colour_bonus_on_failed_trio"],
+        ),
+        Field(
+            "assist_previews",
+            L("Score previews"),
+            L("Off by default: show each open category's best score to the player."),
+            "bool",
+            drafting_trios.FLAGS["assist_previews"],
+        ),
+        Field(
+            "short_hand",
+            L("A seat short of cards"),
+            L("Default: it passes; or its pass makes this round the last."),
+            "choice",
+            drafting_trios.FLAGS["short_hand"],
+            (("pass", L("Passes")), ("end_game", L("Passes and ends the game after the round"))),
+        ),
+    ),
+    "dropmix": (
+        Field(
+            "target",
+            L("Target score"),
+            L("The side that reaches it first wins; default 21."),
+            "choice",
+            str(DEFAULT_CONFIG["target"]),
+            (("21", "21"), ("15", "15")),
+            numeric=True,
+        ),
+        Field(
+            "middle_slot_colour",
+            L("Middle slot colour"),
+            L("The colour the middle slot takes; default yellow."),
+            "choice",
+            DEFAULT_CONFIG["middle_slot_colour"],
+            tuple((c, COLOUR_NAMES[c]) for c in COLOURS),
+        ),
+        Field(
+            "score_floor",
+            L("Lowest score"),
+            L("A score never falls below this (0 or less); default 0."),
+            "int",
+            None,
+            (),
+            -99,
+            0,
+        ),
+        Field(
+            "clear_mode",
+            L("Clearing a slot"),
+            L("Default: discards its whole stack; or only its top card."),
+            "choice",
+            DEFAULT_CONFIG["clear_mode"],
+            tuple(
+                (m, L("Whole stack") if m == "stack" else L("Top card only")) for m in CLEAR_MODES
+            ),
+        ),
+        Field(
+            "retract_seconds",
+            L("Seconds to take a drop back"),
+            L("Default 3."),
+            "int",
+            None,
+            (),
+            1,
+            30,
+        ),
+    ),
+}
+
+FORMAT_RULES: dict[str, tuple[Field, ...]] = {
+    "single_elimination": (
+        Field(
+            "third_place",
+            L("Match for third place"),
+            L("Off by default: the semi-final losers share third place."),
+            "bool",
+            False,
+        ),
+    ),
+    "double_elimination": (
+        Field(
+            "grand_final",
+            L("Grand final"),
+            L("Default: one match; with a reset the lower-bracket winner must win twice."),
+            "choice",
+            "single",
+            tuple(
+                (
+                    g,
+                    {
+                        "none": L("None: two champions"),
+                        "single": L("One match"),
+                        "reset": L("With a reset"),
+                    }[g],
+                )
+                for g in GRAND_FINALS
+            ),
+        ),
+    ),
+    "round_robin": (
+        Field(
+            "cycles", L("Cycles"), L("How often each pair meets; default 1."), "int", None, (), 1, 4
+        ),
+        Field(
+            "groups",
+            L("Groups"),
+            L("Players are split into this many groups; default 1."),
+            "int",
+            None,
+            (),
+            1,
+            16,
+        ),
+    ),
+    "swiss": (
+        Field(
+            "rounds",
+            L("Swiss rounds"),
+            L("Empty: enough rounds for one unbeaten player (log₂ of the entrants)."),
+            "int",
+            None,
+            (),
+            1,
+            30,
+        ),
+        Field(
+            "pairing",
+            L("Pairing"),
+            L("Default: each round is paired automatically; or by the organiser."),
+            "choice",
+            "automatic",
+            (("automatic", L("Automatic")), ("organiser", L("By the organiser"))),
+        ),
+    ),
+    "genius": (
+        Field(
+            "ec_rule",
+            L("Elimination candidate"),
+            L("Default: the Main Match winners choose; or the Main Match loser goes."),
+            "choice",
+            genius.SeasonRules.ec_rule,
+            (
+                ("chosen_by_winners", L("Chosen by the winners")),
+                ("mm_loser", L("The Main Match loser")),
+            ),
+        ),
+        Field(
+            "ec_count",
+            L("Candidates per episode"),
+            L("Elimination candidates (and Death Matches) per episode; default 1."),
+            "int",
+            None,
+            (),
+            1,
+            8,
+        ),
+        Field(
+            "winner_tokens",
+            L("Tokens per winner"),
+            L("Tokens of Life for each of several Main Match winners; default 1."),
+            "int",
+            None,
+            (),
+            0,
+            9,
+        ),
+        Field(
+            "sole_winner_tokens",
+            L("Tokens for a sole winner"),
+            L("Tokens of Life for a single Main Match winner; default 2."),
+            "int",
+            None,
+            (),
+            0,
+            9,
+        ),
+        Field(
+            "sole_winner_gives",
+            L("Tokens a sole winner gives away"),
+            L("Of those, how many they must give to another player; default 1."),
+            "int",
+            None,
+            (),
+            0,
+            9,
+        ),
+        Field(
+            "on_elimination",
+            L("An eliminated player's tokens"),
+            L("Default: confiscated; or passed to the Death Match winner."),
+            "choice",
+            genius.SeasonRules.on_elimination,
+            (("confiscated", L("Confiscated")), ("to_dm_winner", L("To the Death Match winner"))),
+        ),
+        Field(
+            "final_best_of",
+            L("Final: best of"),
+            L("An odd number of games; default 3."),
+            "int",
+            None,
+            (),
+            1,
+            9,
+            odd=True,
+        ),
+        Field(
+            "sealed_edits",
+            L("Sealed answers may change"),
+            L("On by default: a sealed Main Match answer may be replaced until the deadline."),
+            "bool",
+            genius.SeasonRules.sealed_edits,
+        ),
+    ),
+}
+
+UNDECIDED = Field(
+    "undecided",
+    L("A drawn match"),
+    L("Default: it is replayed; or the higher seed goes on."),
+    "choice",
+    "replay",
+    (("replay", L("Replayed")), ("higher_seed", L("The higher seed wins"))),
+)
+PHASE_NAMES = {"turn": L("Turn"), "draft": L("Draft"), "play": L("Play"), "choice": L("Choice")}
+
+
+def allowance_fields(game: str) -> tuple[Field, ...]:
+    """One allowance per phase of the game's clock, its default shown in the help; a clock
+    that offers fixed choices is a select. Color Clash's turn timer is its rule, not here."""
+    if game == "color_clash":
+        return ()
+    control = engines.get(game).default_time_control
+    offered = control.get("choices", {})
+    fields = []
+    for phase, seconds in control["allowances"].items():
+        label = _("%(phase)s: seconds per move") % {"phase": PHASE_NAMES.get(phase, phase)}
+        default = _("Empty: the game's default, %(seconds)s s.") % {"seconds": seconds}
+        choices = [s for s in offered.get(phase, ()) if s is not None]
+        if choices:
+            fields.append(
+                Field(
+                    phase,
+                    label,
+                    _("Default: %(seconds)s s.") % {"seconds": seconds},
+                    "choice",
+                    str(seconds),
+                    tuple((str(s), _("%(seconds)s s") % {"seconds": s}) for s in choices),
+                    numeric=True,
+                )
+            )
+        else:
+            fields.append(Field(phase, label, default, "int", None, (), 1, 3600))
+    return tuple(fields)
+
+
+def _collect(fields: tuple[Field, ...], post: Any, group: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for field in fields:
+        value = field.read(post, group)
+        if value is None:
+            continue
+        if field.kind != "int" and value == field.default:
+            continue  # a rule left at its default stays out, as if never set
+        if field.numeric and field.kind == "choice":
+            value = int(value)
+        values[field.key] = value
+    return values
+
+
+def build(post: Any, game: str, format_: str) -> dict[str, dict[str, Any]]:
+    """The ruleset, allowances and format options the fields say, for this game and format."""
+    ruleset = _collect(GAME_RULES.get(game, ()), post, game)
+    ruleset.update(_collect((UNDECIDED,), post, "match"))
+    allowances = (
+        _collect(allowance_fields(game), post, f"{game}_allow") if game in GAME_RULES else {}
+    )
+    options = _collect(FORMAT_RULES.get(format_, ()), post, format_)
+    return {"ruleset": ruleset, "allowances": allowances, "format_options": options}
+
+
+def _shown(field: Field, name: str, values: Any) -> Any:
+    """What the field shows: the value posted (or saved), else its default."""
+    if field.kind == "bool":
+        return values.get(name) == "on" if values else bool(field.default)
+    if values and name in values:
+        return values.get(name)
+    return "" if field.default is None else str(field.default)
+
+
+def sections(values: Any) -> dict[str, Any]:
+    """The fieldsets the form draws: per game and per format, (field, posted name, value)."""
+
+    def rows(fields: tuple[Field, ...], group: str) -> list[tuple[Field, str, Any]]:
+        return [(f, f.name(group), _shown(f, f.name(group), values)) for f in fields]
+
+    return {
+        "games": [
+            (
+                game,
+                engines.get(game).name,
+                rows(rules, game),
+                rows(allowance_fields(game), f"{game}_allow"),
+            )
+            for game, rules in GAME_RULES.items()
+        ],
+        "formats": [
+            (format_, FORMAT_NAMES[format_], rows(rules, format_))
+            for format_, rules in FORMAT_RULES.items()
+        ],
+        "undecided": rows((UNDECIDED,), "match"),
+    }
+
+
+def saved_values(
+    game: str,
+    format_: str,
+    ruleset: dict[str, Any],
+    allowances: dict[str, Any],
+    options: dict[str, Any],
+) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """A saved tournament's rules as the fields' values, and what no field shows (kept as
+    JSON in the advanced box so that saving the form does not drop it)."""
+    values: dict[str, str] = {}
+    rest: dict[str, dict[str, Any]] = {}
+    for part, fields, group, saved in (
+        ("ruleset", (*GAME_RULES.get(game, ()), UNDECIDED), None, ruleset),
+        (
+            "allowances",
+            allowance_fields(game) if game in GAME_RULES else (),
+            f"{game}_allow",
+            allowances,
+        ),
+        ("format_options", FORMAT_RULES.get(format_, ()), format_, options),
+    ):
+        by_key = {f.key: f for f in fields}
+        for key, value in (saved or {}).items():
+            field = by_key.get(key)
+            if field is None or value is None:
+                rest[part] = dict(saved)  # the whole part, since a filled box overrides it
+                continue
+            name = field.name(group or ("match" if field is UNDECIDED else game))
+            if field.kind == "bool":
+                values[name] = "on" if value else ""
+            else:
+                values[name] = "" if value is None else str(value)
+        for field in fields:  # toggles saved at their default still show their state
+            if field.kind == "bool" and field.key not in (saved or {}):
+                values[field.name(group or game)] = "on" if field.default else ""
+    return values, rest
