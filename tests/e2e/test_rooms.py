@@ -248,8 +248,10 @@ def test_practice_against_five_computers_runs_to_the_end(live_url, new_context, 
     page.locator("#start-practice").click()
     page.wait_for_url(f"{live_url}/games/*/")
     game_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    # The game deals once the browser's seed is in (its seed window): the clocks follow.
+    expect(page.locator("#clocks li .clock-name")).to_have_count(6, timeout=15_000)
     labels = page.locator("#clocks li .clock-name").all_text_contents()
-    assert len(labels) == 6 and all("(Computer)" in label for label in labels[1:])
+    assert all("(Computer)" in label for label in labels[1:]), labels
     first = GameSession.objects.get(pk=game_id).state["turn"]
     numbers = ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
     colours = "RBYG"

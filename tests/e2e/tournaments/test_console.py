@@ -7,7 +7,7 @@ import pytest
 
 from tests.catalogues import compile_catalogues
 from tests.e2e.a11y import serious_violations
-from tests.e2e.conftest import no_horizontal_scroll
+from tests.e2e.conftest import no_horizontal_scroll, sticking_out
 from tests.e2e.tournaments.test_spectators import begun
 from tests.tournaments.builders import user
 from tournaments import services
@@ -153,7 +153,7 @@ def test_an_organiser_corrects_a_finished_first_round_result_after_the_preview(
         assert "score sheet misread" in said and "winner=" not in said
         assert first.home.display_name in said  # who had been recorded as the winner
         assert serious_violations(reader) == []
-        assert no_horizontal_scroll(reader)
+        assert no_horizontal_scroll(reader), (language, sticking_out(reader))
         screenshot(reader, f"audit-log-{language}")
         row.locator(".audit-raw summary").click()
         assert "tournaments.match.result_corrected" in row.locator(".audit-raw").inner_text()
