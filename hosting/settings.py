@@ -217,6 +217,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "DESCRIPTION": (BASE_DIR / "hosting" / "schema.md").read_text(),
     "SERVE_INCLUDE_SCHEMA": False,
+    # The three games' keys are one choice set, whether a field calls it engine or game.
+    "ENUM_NAME_OVERRIDES": {"GameKeyEnum": "games.rooms.choices.GAMES"},
     # Swagger UI and ReDoc from drf-spectacular-sidecar's static files: no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

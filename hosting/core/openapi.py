@@ -92,15 +92,17 @@ def json_object(name: str, help_text: str = "") -> serializers.DictField:
 
 class AutoSchema(openapi.AutoSchema):
     """Session writes also carry the CSRF token; a view whose class says
-    ``accepts_seat_token = True`` (the games API) also takes a seat token. Two errors are
-    every operation's that can give them, whatever its description lists: 401 where a
-    personal token is read (an unknown or revoked one), 429 where a rate limit applies."""
+    ``accepts_seat_token = True`` (the games API) also takes a seat token. Three errors are
+    every operation's that can give them, whatever its description lists: 400 everywhere (the
+    control-character guard, ``hosting.core.guard``, answers any path or query that holds
+    one), 401 where a personal token is read (an unknown or revoked one), 429 where a rate
+    limit applies."""
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         # ``extend_schema`` replaces ``get_response_serializers`` in a subclass of its own:
         # this is the step every operation's responses pass through.
         responses = super()._get_response_bodies(direction)
-        codes: list[int] = []
+        codes: list[int] = [400]
         if any(isinstance(a, BearerTokenAuthentication) for a in self.view.get_authenticators()):
             codes.append(401)
         if self.view.get_throttles():
