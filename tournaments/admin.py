@@ -24,6 +24,7 @@ from tournaments.models import (
     LedgerEntry,
     Match,
     MatchGame,
+    OrganiserRequest,
     Round,
     SealedSubmission,
     Stage,
@@ -32,6 +33,7 @@ from tournaments.models import (
     WebhookEndpoint,
 )
 from tournaments.seasons import services as seasons
+from tournaments.services import organisers
 from tournaments.webhooks import services as webhooks
 
 
@@ -123,6 +125,40 @@ class EntrantAdmin(ReadOnly):
             _("{count} entrant(s) withdrawn."),
         )
         return None
+
+
+@admin.register(OrganiserRequest)
+class OrganiserRequestAdmin(ReadOnly):
+    """Requests for the organiser role; answered here or on /tournaments/organiser-requests/,
+    both through the same service (approving grants the role, which the audit records)."""
+
+    list_display = ("user", "status", "created", "decided_by")
+    list_filter = ("status",)
+    search_fields = ("user__username",)
+    readonly_fields = _all_fields(OrganiserRequest)
+    actions = ["approve", "decline"]
+
+    @admin.action(description=_("Approve"))
+    def approve(self, request: HttpRequest, rows: QuerySet[OrganiserRequest]) -> None:
+        through_service(
+            self,
+            request,
+            rows,
+            lambda r: organisers.organiser_request_decide(request=r, by=request.user, approve=True),
+            _("Requests approved: {count}."),
+        )
+
+    @admin.action(description=_("Decline"))
+    def decline(self, request: HttpRequest, rows: QuerySet[OrganiserRequest]) -> None:
+        through_service(
+            self,
+            request,
+            rows,
+            lambda r: organisers.organiser_request_decide(
+                request=r, by=request.user, approve=False
+            ),
+            _("Requests declined: {count}."),
+        )
 
 
 @admin.register(Stage)

@@ -46,3 +46,23 @@ def test_a_new_account_asks_to_organise_and_a_staff_admin_approves():
     assert is_organiser(newcomer)
     assert AuditEntry.objects.filter(action="hosting.role.granted", target=f"user:{newcomer.pk}")
     assert client.get("/tournaments/new/").status_code == 200
+
+
+def test_the_django_admin_answers_requests_through_the_same_service():
+    waiting = OrganiserRequest.objects.create(user=user("hopeful"), plans="A Swiss league")
+    refused = OrganiserRequest.objects.create(user=user("doubtful"), plans="Not sure yet")
+    staff = user("referee", STAFF_ADMIN)
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    admin = signed_in(staff)
+    listing = "/admin/tournaments/organiserrequest/"
+    assert admin.get(listing).status_code == 200
+    assert admin.get(f"{listing}{waiting.pk}/change/").status_code == 200
+    for action, row in (("approve", waiting), ("decline", refused)):
+        answer = admin.post(listing, {"action": action, "_selected_action": [row.pk]})
+        assert answer.status_code == 302
+    waiting.refresh_from_db()
+    refused.refresh_from_db()
+    assert waiting.status == "approved" and is_organiser(waiting.user)
+    assert refused.status == "declined" and not is_organiser(refused.user)
+    assert AuditEntry.objects.filter(action="hosting.organiser_request.declined").exists()
