@@ -87,9 +87,12 @@ def small_targets(page) -> list[str]:
     )
 
 
-def running_animations(page) -> int:
+def running_animations(page) -> list[str]:
+    """The animations running now, each as "element.class: name" (none under reduced motion)."""
     return page.evaluate(
-        "() => document.getAnimations().filter((a) => a.playState === 'running').length"
+        """() => document.getAnimations().filter((a) => a.playState === 'running').map((a) =>
+             `${a.effect?.target?.tagName}.${a.effect?.target?.className}: ${a.animationName
+               || a.transitionProperty || a.id}`)"""
     )
 
 

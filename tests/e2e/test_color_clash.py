@@ -166,7 +166,7 @@ def test_no_motion_under_reduced_motion(live_url, new_context, django_user_model
     page.reload()
     page.locator('[data-zone="hand"] [data-card="R7"]').click()
     expect(page.locator(".cc-table [data-card]")).to_have_attribute("data-card", "R7")
-    assert running_animations(page) == 0
+    assert running_animations(page) == []
     expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
 
 
