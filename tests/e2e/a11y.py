@@ -17,6 +17,14 @@ def serious_violations(page) -> list[str]:
         page.evaluate(AXE.read_text())
     violations = page.evaluate(
         """async () => {
+          // Judge the page as it settles, not mid-fade: a panel fading in (≤ 300 ms) has
+          // text below its contrast. Infinite animations (a spinner) are not waited for.
+          const finite = document.getAnimations().filter(
+            (a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
+          await Promise.race([
+            Promise.all(finite.map((a) => a.finished.catch(() => null))),
+            new Promise((resolve) => setTimeout(resolve, 2000)),
+          ]);
           const result = await axe.run(document, {
             runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
             resultTypes: ["violations"],
