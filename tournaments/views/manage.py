@@ -303,6 +303,12 @@ def console(
         "board": drawn,
         "entrants": entrants,
         "matches": matches,
+        # Waiting for a result, or just reported on its card (the answer shown there).
+        "open_matches": [
+            m
+            for m in matches
+            if m["status"] in ("ready", "live") or (told or {}).get("form") == f"card-{m['code']}"
+        ],
         "episode": episode,
         "still_in": [e for e in entrants if e.eliminated_in is None and e.seed is not None],
         "audit": audit_sentences.sentences(list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN])),
