@@ -59,6 +59,10 @@ class Tournament(models.Model):
     play_online = models.BooleanField(
         default=True, help_text="Matches create hosted games; off: the organiser enters results"
     )
+    players_report = models.BooleanField(
+        default=False,
+        help_text="Players report their own match results, each confirmed by the opponent",
+    )
     seed_window_seconds = models.PositiveIntegerField(
         default=60,
         help_text="How long a match's game waits for its players' client seeds before the "

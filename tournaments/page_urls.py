@@ -27,6 +27,7 @@ urlpatterns = [
     path("<slug:slug>/register", views.register, name="tournament-page-register"),
     path("<slug:slug>/withdraw", views.withdraw, name="tournament-page-withdraw"),
     path("<slug:slug>/check-in", views.check_in, name="tournament-page-check-in"),
+    path("<slug:slug>/report", views.report, name="tournament-page-report"),
     path("<slug:slug>/garnets", views.transfer, name="tournament-page-transfer"),
     path(
         "<slug:slug>/episodes/<int:number>/submit",

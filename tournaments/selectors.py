@@ -147,6 +147,7 @@ def detail(slug: str) -> dict[str, Any]:
         "tiebreak_regulations": tournament.tiebreak_regulations,
         "best_of": tournament.best_of,
         "play_online": tournament.play_online,
+        "players_report": tournament.players_report,
         "seed_window_seconds": tournament.seed_window_seconds,
         "check_in_opens": tournament.check_in_opens,
         "check_in_closes": tournament.check_in_closes,

@@ -39,6 +39,11 @@ urlpatterns = [
         match_api.MatchResultView.as_view(),
         name="tournament-match-result",
     ),
+    path(
+        "<slug:slug>/matches/<code:code>/claim",
+        match_api.MatchClaimView.as_view(),
+        name="tournament-match-claim",
+    ),
     path("<slug:slug>/standings", match_api.StandingsView.as_view(), name="tournament-standings"),
     path("<slug:slug>/audit", audit_api.AuditView.as_view(), name="tournament-audit"),
     path("<slug:slug>/export.json", export_api.ExportJSONView.as_view(), name="tournament-export"),

@@ -44,6 +44,8 @@ class TournamentCreateInput(serializers.Serializer):
     capacity = count_field(required=False, allow_null=True, min_value=2)
     best_of = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
     play_online = serializers.BooleanField(required=False, default=True)
+    # Players report their own results, each confirmed by the opponent (services.claims).
+    players_report = serializers.BooleanField(required=False, default=False)
     # How long each match game waits for its players' client seeds (games.fairness).
     seed_window_seconds = serializers.IntegerField(
         required=False,
@@ -110,6 +112,10 @@ class ResultInput(serializers.Serializer):
                 _('a dry run previews a forced correction: send it with "force": true')
             )
         return data
+
+
+class ResultClaimInput(serializers.Serializer):
+    winner = id_field(allow_null=True)
 
 
 class SealedOpenInput(serializers.Serializer):

@@ -12,7 +12,7 @@ from hosting.core.openapi import READ_ERRORS, operation
 from hosting.core.validation import Text, valid
 from tournaments import selectors, services, tiebreaks
 from tournaments.api.common import TournamentAPIView
-from tournaments.api.inputs import ResultInput
+from tournaments.api.inputs import ResultClaimInput, ResultInput
 from tournaments.api.outputs import MatchOut, Standings
 from tournaments.payloads import match_payload
 
@@ -81,6 +81,36 @@ class MatchResultView(TournamentAPIView):
         )
         names = {e.pk: e.display_name for e in (match.home, match.away) if e is not None}
         return Response(match_payload(match, match.round, names))
+
+
+class ResultClaimOutcome(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=["claimed", "confirmed", "contested"])
+    match = MatchOut()
+
+
+@extend_schema_view(
+    post=operation(
+        ResultClaimOutcome,
+        request=ResultClaimInput,
+        summary="A player reports their match's result (the opponent confirms it)",
+        description=(
+            "Where the organiser lets players report (`players_report`): the first report "
+            "waits for the opponent (`claimed`); the opponent's same report records the "
+            "result (`confirmed`); a different one leaves it to the organiser (`contested`). "
+            "`winner` null is a draw, where the format scores draws."
+        ),
+    )
+)
+class MatchClaimView(TournamentAPIView):
+    def post(self, request: Request, slug: str, code: str) -> Response:
+        tournament = selectors.visible_tournament(slug, request.user)
+        match = selectors.match(tournament, code)
+        data = valid(ResultClaimInput, request.data)
+        winner = None if data["winner"] is None else selectors.entrant(tournament, data["winner"])
+        outcome = services.match_claim_result(match=match, by=request.user, winner=winner)
+        match = selectors.match(tournament, code)
+        names = {e.pk: e.display_name for e in (match.home, match.away) if e is not None}
+        return Response({"outcome": outcome, "match": match_payload(match, match.round, names)})
 
 
 @extend_schema_view(

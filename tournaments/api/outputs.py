@@ -118,6 +118,9 @@ class TournamentDetail(TournamentSummary):
     tiebreak_regulations = Text()
     best_of = serializers.IntegerField()
     play_online = serializers.BooleanField()
+    players_report = serializers.BooleanField(
+        help_text="players report their own results, each confirmed by the opponent"
+    )
     seed_window_seconds = serializers.IntegerField(
         help_text="how long a match game waits for its players' client seeds; 0: deals at once"
     )

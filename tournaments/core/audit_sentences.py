@@ -18,7 +18,18 @@ from django.utils.translation import gettext_lazy, ngettext
 from tournaments.models import AuditEntry, Entrant
 
 # The data keys that hold an entrant's id.
-PEOPLE_KEYS = ("entrant", "winner", "loser", "to", "giver", "receiver", "ec", "dmo")
+PEOPLE_KEYS = (
+    "entrant",
+    "winner",
+    "loser",
+    "to",
+    "giver",
+    "receiver",
+    "ec",
+    "dmo",
+    "claimed_by",
+    "claimed_winner",
+)
 
 # Actions said as "<who> <what>" without anyone else named: the label is the "what".
 PLAIN = {
@@ -125,6 +136,8 @@ def sentence(entry: AuditEntry, names: dict[int, tuple[str, int | None]]) -> str
     action = entry.action
     if action in ("tournaments.match.result_entered", "tournaments.match.result_corrected"):
         return _result(entry, words, name)
+    if action in CLAIMS:
+        return _claim(entry, words, name)
     if action == "tournaments.match.result_from_games":
         return _("%(match)s was decided by its games") % words
     if action == "tournaments.match.reset":
@@ -198,6 +211,31 @@ def _result(entry: AuditEntry, words: dict[str, Any], name: Any) -> str:
         "outcome": outcome,
         "was": was,
     }
+
+
+CLAIMS = (
+    "tournaments.match.result_claimed",
+    "tournaments.match.result_confirmed",
+    "tournaments.match.result_contested",
+)
+
+
+def _claim(entry: AuditEntry, words: dict[str, Any], name: Any) -> str:
+    """A player's own report of their match (``services.claims``), said with both names."""
+    data = entry.data or {}
+
+    def outcome(winner: Any) -> str:
+        return _("a draw") if winner is None else _("%(name)s wins") % {"name": name(winner)}
+
+    said = {**words, "outcome": outcome(data.get("winner"))}
+    if entry.action == "tournaments.match.result_claimed":
+        return _("%(entrant)s reported %(match)s: %(outcome)s") % said
+    if entry.action == "tournaments.match.result_confirmed":
+        return _("%(entrant)s confirmed %(claimed_by)s's report of %(match)s: %(outcome)s") % said
+    return _(
+        "%(entrant)s disputed %(claimed_by)s's report of %(match)s: %(outcome)s, not "
+        "%(claimed)s; the organiser decides"
+    ) % {**said, "claimed": outcome(data.get("claimed_winner"))}
 
 
 def sentences(entries: list[AuditEntry]) -> list[AuditEntry]:

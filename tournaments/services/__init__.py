@@ -9,6 +9,7 @@ records an audit entry (``tournaments.core.audit``) and calls the pure formats t
 - ``matches``: one match's games played and counted, its result decided.
 - ``results``: results from hosted games or the organiser, and corrections of them.
 - ``corrections``: what a corrected result repairs downstream in the bracket.
+- ``claims``: results the players report and confirm themselves, where the organiser allows.
 - ``withdrawals``: an entry ended early (withdrawn, disqualified), what it costs, its undo.
 - ``standings``: the ranked entrants.
 
@@ -20,6 +21,7 @@ listed in ``__all__``.
 
 from tournaments.core.errors import TournamentUserError
 from tournaments.core.permissions import check_runs
+from tournaments.services.claims import match_claim_result
 from tournaments.services.matches import engine_config
 from tournaments.services.registration import (
     MAX_SEED_WINDOW_SECONDS,
@@ -64,6 +66,7 @@ __all__ = [
     "entrant_reinstate",
     "entrant_withdraw",
     "forfeited_since",
+    "match_claim_result",
     "match_report_result",
     "no_shows",
     "registration_open",

@@ -143,6 +143,8 @@ def goes_to_higher_seed(match: Match) -> bool:
 def decide(match: Match, kind: str, winner: Entrant | None = None) -> None:
     """Finish the match: the higher score wins, or ``winner`` when given; level is a draw."""
     match.status = Match.Status.FINISHED
+    # The players' own reports (``services.claims``) are settled with it.
+    match.extra = {k: v for k, v in match.extra.items() if k not in ("claim", "contested")}
     if winner is None and match.home_score == match.away_score:
         match.result_kind = Match.ResultKind.DRAW
         match.winner = match.loser = None

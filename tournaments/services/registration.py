@@ -103,6 +103,7 @@ EDITABLE = (
     "capacity",
     "best_of",
     "play_online",
+    "players_report",
     "seed_window_seconds",
     "registration_opens",
     "registration_closes",

@@ -362,13 +362,15 @@ def _report_form(context: template.Context, match: dict[str, Any]) -> str:
             f"{escape(_('Draw'))}</button>"
         )
     label = escape(_("Report the result of %(code)s") % {"code": match["code"]})
+    claim = (context.get("card_claims") or {}).get(match["code"])
+    told = f'<span class="card-claim">{escape(claim)}</span>' if claim else ""
     token = escape(context.get("csrf_token", ""))
     return (
         f'<form method="post" action="{escape(action)}" id="{escape(form_id)}" '
         f'class="card-report" aria-label="{label}">'
         f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
         f'<input type="hidden" name="match" value="{escape(match["code"])}">'
-        f'<span class="card-report-ask">{escape(_("Who won?"))}</span>{buttons}</form>{slot}'
+        f'{told}<span class="card-report-ask">{escape(_("Who won?"))}</span>{buttons}</form>{slot}'
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -39,7 +40,7 @@ from tournaments.api.inputs import (
 from tournaments.core import audit_sentences
 from tournaments.core.permissions import runs
 from tournaments.formats import genius
-from tournaments.models import AuditEntry, Episode, Tournament
+from tournaments.models import AuditEntry, Episode, Match, Tournament
 from tournaments.seasons import services as seasons
 from tournaments.selectors import or_404
 from tournaments.templatetags.tournament_pages import FORMATS
@@ -148,6 +149,7 @@ def _creation(post: Any) -> dict[str, Any]:
         if post.get(key, "").strip():
             data[key] = post[key].strip()
     data["play_online"] = post.get("play_online") == "on"
+    data["players_report"] = post.get("players_report") == "on"
     return data
 
 
@@ -219,6 +221,7 @@ def _form_values(tournament: Tournament) -> dict[str, Any]:
         "best_of": tournament.best_of,
         "seed_window_seconds": tournament.seed_window_seconds,
         "play_online": "on" if tournament.play_online else "",
+        "players_report": "on" if tournament.players_report else "",
         "format_options": json.dumps(rest["format_options"]) if "format_options" in rest else "",
         "tiebreaks": ", ".join(tournament.tiebreaks),
         "capacity": tournament.capacity or "",
@@ -319,6 +322,7 @@ def console(
             for key in engines.ENGINE_MODULES
             if engines.get(key).min_seats <= 2 <= engines.get(key).max_seats
         ],
+        "card_claims": _claims(tournament) if tournament.players_report else {},
         "dm_setup": _dm_setup(tournament, episode),
         "picking": _picking(tournament, episode),
         "preview": preview,
@@ -331,6 +335,36 @@ def console(
         "next_round": _next_swiss_round(tournament),
     }
     return render(request, "tournaments/manage/console.html", context, status=status)
+
+
+def _claims(tournament: Tournament) -> dict[str, str]:
+    """What the players reported on each match still waiting (``services.claims``), said
+    on the organiser's match card: a report waiting to be confirmed, or two that disagree."""
+    waiting = Match.objects.filter(stage__tournament=tournament, status__in=("ready", "live"))
+    waiting = waiting.filter(Q(extra__has_key="claim") | Q(extra__has_key="contested"))
+    said: dict[str, str] = {}
+    for match in waiting.select_related("home", "away"):
+        names = {side.pk: side.display_name for side in (match.home, match.away) if side}
+
+        def line(claim: dict[str, Any], names: dict[int, str] = names) -> str:
+            outcome = (
+                _("a draw")
+                if claim["winner"] is None
+                else _("%(name)s won") % {"name": names.get(claim["winner"], "?")}
+            )
+            return _("%(name)s reports: %(outcome)s") % {
+                "name": names.get(claim["by"], "?"),
+                "outcome": outcome,
+            }
+
+        if match.extra.get("contested"):
+            lines = "; ".join(line(claim) for claim in match.extra["contested"])
+            said[match.code] = _("The players disagree (%(lines)s): you decide.") % {"lines": lines}
+        else:
+            said[match.code] = _("%(line)s, waiting for the opponent to confirm.") % {
+                "line": line(match.extra["claim"])
+            }
+    return said
 
 
 def _undoable(tournament: Tournament, entrants: list[Any]) -> set[int]:

@@ -156,7 +156,32 @@ def my_entry(tournament: Tournament, user: Any) -> dict[str, Any]:
             "deadline": current.next_deadline if current else None,
         }
         context["opponent"] = {"name": opponent.display_name if opponent else None}
+        if tournament.players_report and not played:
+            context["report"] = _report_state(match, entrant)
     return context
+
+
+def _report_state(match: Match, entrant: Entrant) -> dict[str, Any]:
+    """What the player's own match card offers where players report their results: the
+    outcomes to report (nobody preselected), and what each side has said so far."""
+    names = {side.pk: side.display_name for side in (match.home, match.away) if side}
+    claim = match.extra.get("claim")
+    contested = match.extra.get("contested")
+
+    def said(found: dict[str, Any]) -> str:
+        if found["winner"] is None:
+            return str(_("a draw"))
+        return str(_("%(name)s won") % {"name": names.get(found["winner"], "?")})
+
+    return {
+        "code": match.code,
+        "sides": [(side.pk, side.display_name) for side in (match.home, match.away) if side],
+        "draws": match.stage.format in ("swiss", "round_robin", "genius"),
+        "mine": said(claim) if claim and claim["by"] == entrant.pk else None,
+        "theirs": said(claim) if claim and claim["by"] != entrant.pk else None,
+        "theirs_winner": (claim or {}).get("winner", "") if claim else None,
+        "contested": [f"{names.get(c['by'], '?')}: {said(c)}" for c in contested or []],
+    }
 
 
 def receipt(submission: SealedSubmission) -> str:
@@ -382,6 +407,43 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
         lambda t: services.entrant_check_in(entrant=_mine(t, request.user), by=request.user),
         _("You are checked in."),
     )
+
+
+@require_POST
+def report(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player reports their match's result, or confirms the opponent's report
+    (``services.match_claim_result``); the answer is shown on their match card."""
+    said: list[str] = []
+
+    def reported(tournament: Tournament) -> None:
+        match = selectors.match(tournament, request.POST.get("match", ""))
+        chosen = request.POST.get("winner", "")
+        if not chosen:
+            raise UserError(str(_("Choose who won %(code)s.") % {"code": match.code}))
+        winner = None if chosen == "draw" else selectors.entrant(tournament, _posted_id(chosen))
+        outcome = services.match_claim_result(match=match, by=request.user, winner=winner)
+        said.append(
+            {
+                "claimed": _("Reported: %(code)s waits for your opponent to confirm it."),
+                "confirmed": _("The result of %(code)s is recorded."),
+                "contested": _(
+                    "Your opponent reported %(code)s differently: the organiser decides."
+                ),
+            }[outcome]
+            % {"code": match.code}
+        )
+
+    return _acted(request, slug, reported, lambda: said[0])
+
+
+def _posted_id(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if not 0 < number <= MAX_ID:
+        raise UserError(str(_("Choose a player from the list.")))
+    return number
 
 
 # -- a player's part in a Genius season -------------------------------------------------------
