@@ -107,3 +107,35 @@ def test_a_settled_death_match_is_overturned_from_the_page_and_the_api_with_its_
     board = Client().get(f"/tournaments/{tournament.slug}/").content.decode()
     cast_section = board[board.index('class="season-cast"') :]
     assert "Eliminated in episode 1" in cast_section.split("p3", 1)[1].split("</tr>", 1)[0]
+
+
+def test_finding_10_the_ruling_page_never_says_no_game_was_played_for_a_match_that_had_one(
+    clock,
+):
+    """A game that has not dealt yet (it waits for its players' seeds) is named as such, not
+    as "no game was played"; "no game" is said only when none was played here, and then why.
+    The ruling form names the fields each kind of ruling takes; the trail reads as sentences."""
+    _tournament, match, game, players = online_match(clock, seed_window_seconds=60)
+    assert game.state is None  # waiting for the seeds
+    dispute = disputes.dispute_file(match=match, by=players[1].user, reason="it never dealt")
+    referee = client_for(staff_admin())
+    html = referee.get(f"/admin/disputes/{dispute.pk}/").content.decode()
+    assert "No game" not in html and "No game was played" not in html
+    assert f"Game {game.pk} has not started: nothing was dealt yet." in html
+    form = html[html.index('class="rule-form"') :]
+    form = form[: form.index("</form>")]
+    for field in ("ruling-winner", "ruling-entrant", "ruling-home", "ruling-seq"):
+        tag = form[: form.index(f'id="{field}"')]
+        assert "data-rulings=" in tag[tag.rindex("<p") :], field
+    assert "disputes.js" in html
+    trail = html[html.index('id="trail-title"') :]
+    assert "disputes.filed" not in trail and "filed a dispute on W1.1" in trail
+
+
+def test_finding_10_no_game_is_said_with_why_for_a_result_entered_by_hand():
+    _tournament, stage, _ = started("single_elimination", 4)
+    report_top_seed_wins(stage, "W1.1")
+    by_hand = stage.matches.get(code="W1.1")
+    other = disputes.dispute_file(match=by_hand, by=by_hand.loser.user, reason="I won")
+    html = client_for(staff_admin()).get(f"/admin/disputes/{other.pk}/").content.decode()
+    assert "No game of this match was played here: its result was entered by hand." in html

@@ -14,10 +14,20 @@ from games.verification import verify_game
 from tournaments.models import Dispute
 
 
+def disputed_game(dispute: Dispute) -> int | None:
+    """The game a dispute is about: the one it names, else its match's latest game (a
+    dispute of a match's result that was filed without naming one of its games)."""
+    if dispute.game_id is not None:
+        return dispute.game_id
+    games = dispute.match.match_games.order_by("-number").values_list("game_id", flat=True)
+    return games.first()
+
+
 def log(dispute: Dispute) -> dict[str, Any]:
-    if dispute.game_id is None:
+    game_id = disputed_game(dispute)
+    if game_id is None:
         return {"game": None, "seats": [], "steps": [], "fairness": None}
-    game = GameSession.objects.get(pk=dispute.game_id)
+    game = GameSession.objects.get(pk=game_id)
     if game.state is None:  # never started: nothing was dealt
         return {"game": game.pk, "seats": [], "steps": [], "fairness": fairness(game)}
     replay = replays.steps(game, full=True)

@@ -26,7 +26,7 @@ from games.models import GameSession
 from hosting.core.errors import Forbidden, UserError
 from hosting.core.roles import STAFF_ADMIN, is_organiser, is_staff_admin
 from tournaments import selectors
-from tournaments.core import audit
+from tournaments.core import audit, audit_sentences
 from tournaments.core.permissions import runs
 from tournaments.disputes import services as disputes
 from tournaments.disputes import steps as dispute_steps
@@ -133,9 +133,11 @@ def page(request: HttpRequest, dispute_id: int) -> HttpResponse:
         "runs": runs(dispute.tournament, request.user),
         "may_withdraw": dispute.status == "open" and dispute.filed_by_id == request.user.pk,
         "entrants": [e for e in (dispute.match.home, dispute.match.away) if e is not None],
+        "game_id": dispute_steps.disputed_game(dispute),
     }
     if runs(dispute.tournament, request.user):
-        context["trail"] = audit.for_dispute(dispute.pk).select_related("actor")
+        trail = audit.for_dispute(dispute.pk).select_related("actor")
+        context["trail"] = audit_sentences.sentences(list(trail))
     if staff:
         context |= _staff_context(request, dispute)
     return render(request, "disputes/dispute.html", context)
