@@ -1,10 +1,14 @@
 """The new-tournament form: every rule a field with its default, the JSON an override, and
 refusals that name the field by its label."""
 
+import dataclasses
+
 import pytest
 from django.test import Client
 
+from games import engines
 from tests.tournaments.builders import user
+from tournaments.formats import genius
 from tournaments.models import Tournament
 from tournaments.views import creation_fields
 
@@ -149,3 +153,55 @@ def test_the_settings_form_shows_the_saved_rules_in_their_fields(client):
     assert '<option value="family" selected>' in page
     assert '<textarea id="f-options" name="format_options"' in page
     assert "{&quot;rounds&quot;" not in page  # no JSON left for what the fields say
+
+
+# Every key an engine's config or a format's options take is a field of the form, except these,
+# which only the advanced JSON sets, each for a reason.
+ADVANCED_ONLY = {
+    "color_clash": {"substitutes"},  # seats taken over by the computer: one game's, not a rule
+    "drafting_trios": {"roles"},  # the EC and DMO seats a season's Death Match assigns
+    "dropmix": {"decks", "catalogue"},  # card lists per seat, an imported catalogue
+}
+FORMAT_KEYS = {
+    "single_elimination": {"third_place"},
+    "double_elimination": {"grand_final"},
+    "round_robin": {"cycles", "groups", "bye_points"},
+    "swiss": {"rounds", "pairing", "bye_points"},
+    "genius": {field.name for field in dataclasses.fields(genius.SeasonRules)},
+}
+
+
+def test_finding_9_every_rule_the_engines_and_formats_take_is_a_form_field():
+    for game in engines.ENGINE_MODULES:
+        taken = set(engines.get(game).validate_config({}, 2))
+        fields = {f.key.partition(".")[0] for f in creation_fields.GAME_RULES[game]}
+        assert taken - ADVANCED_ONLY[game] == fields, game
+        allowances = {f.key for f in creation_fields.allowance_fields(game)}
+        control = engines.get(game).default_time_control["allowances"]
+        assert allowances == (set() if game == "color_clash" else set(control)), game
+    for format_, keys in FORMAT_KEYS.items():
+        assert {f.key for f in creation_fields.FORMAT_RULES[format_]} == keys, format_
+
+
+def test_the_wheel_the_bye_points_and_the_currency_are_fields(client):
+    form = as_shown("dropmix", "swiss")
+    form |= {
+        "dropmix__wheel.X": "2",
+        "dropmix__spin_retract_seconds": "4",
+        "swiss__bye_points": "0.5",
+    }
+    base = {"name": "Mix", "slug": "cup", "game": "dropmix", "format": "swiss"}
+    assert client.post("/tournaments/new/", base | form).status_code == 302
+    cup = Tournament.objects.get(slug="cup")
+    assert cup.ruleset == {"wheel": {"1": 4, "2": 4, "3": 3, "X": 2}, "spin_retract_seconds": 4}
+    assert cup.format_options == {"bye_points": 0.5}
+    # Saved, the rules show again in their own fields (nothing falls to the JSON box).
+    shown, rest = creation_fields.saved_values(
+        "dropmix", "swiss", cup.ruleset, {}, cup.format_options
+    )
+    assert shown["dropmix__wheel.X"] == "2" and shown["swiss__bye_points"] == "0.5"
+    assert rest == {}
+    season = as_shown("drafting_trios", "genius") | {"genius__currency": "pearls"}
+    base = {"name": "Season", "slug": "season", "game": "drafting_trios", "format": "genius"}
+    assert client.post("/tournaments/new/", base | season).status_code == 302
+    assert Tournament.objects.get(slug="season").format_options == {"currency": "pearls"}

@@ -22,7 +22,7 @@ from rest_framework.exceptions import ValidationError
 from games import engines
 from games.engines.color_clash import config as color_clash
 from games.engines.drafting_trios import config as drafting_trios
-from games.engines.dropmix.engine import CLEAR_MODES, DEFAULT_CONFIG
+from games.engines.dropmix.engine import CLEAR_MODES, DEFAULT_CONFIG, WHEEL_LABELS
 from games.engines.dropmix.grammar import COLOURS
 from tournaments.formats import genius
 from tournaments.formats.double_elimination import GRAND_FINALS
@@ -33,7 +33,8 @@ FORMAT_NAMES = dict(Tournament.Format.choices)
 
 @dataclass(frozen=True)
 class Field:
-    """One rule: ``key`` in the dict it goes to, ``kind`` "int", "bool" or "choice"."""
+    """One rule: ``key`` in the dict it goes to, ``kind`` "int", "bool", "choice" or "text";
+    a key ``outer.inner`` is one entry of a dict rule (DropMix's wheel weights)."""
 
     key: str
     label: Promise | str
@@ -57,6 +58,12 @@ class Field:
         raw = raw.strip()
         if raw == "":
             return None
+        if self.kind == "text":
+            if len(raw) > (self.high or 40):
+                raise ValidationError(
+                    {str(self.label): [_("at most %(high)s characters") % {"high": self.high}]}
+                )
+            return raw
         if self.kind == "choice":
             if raw not in {value for value, _label in self.choices}:
                 raise ValidationError({str(self.label): [_("choose one of the offered values")]})
@@ -77,6 +84,16 @@ class Field:
 L = gettext_lazy
 DEFAULT_FOR_MODE = (("", L("The mode's default")),)
 SECONDS = {30: L("30 s"), 45: L("45 s"), 60: L("60 s"), 90: L("90 s")}
+WHEEL_NAMES = {
+    "1": L("Spin wheel: level 1 segments"),
+    "2": L("Spin wheel: level 2 segments"),
+    "3": L("Spin wheel: level 3 segments"),
+    "X": L("Spin wheel: X segments (every level)"),
+}
+WHEEL_HELP = L(
+    "A spin clears the opponent's slots topped by a card of the level it lands on (X: every"
+    " level); by default four segments show 1, four 2, three 3 and one X."
+)
 COLOUR_NAMES = {"yellow": L("Yellow"), "red": L("Red"), "blue": L("Blue"), "green": L("Green")}
 
 GAME_RULES: dict[str, tuple[Field, ...]] = {
@@ -192,8 +209,33 @@ GAME_RULES: dict[str, tuple[Field, ...]] = {
             1,
             30,
         ),
+        Field(
+            "spin_retract_seconds",
+            L("Seconds to take a spin back"),
+            L("Default 2."),
+            "int",
+            None,
+            (),
+            1,
+            30,
+        ),
+        *(
+            Field(
+                f"wheel.{label}",
+                WHEEL_NAMES[label],
+                WHEEL_HELP,
+                "int",
+                None,
+                (),
+                0,
+                20,
+            )
+            for label in WHEEL_LABELS
+        ),
     ),
 }
+
+BYE_POINTS = (("1", L("1 (a win)")), ("0.5", L("½ (a draw)")), ("0", L("0 (a loss)")))
 
 FORMAT_RULES: dict[str, tuple[Field, ...]] = {
     "single_elimination": (
@@ -227,6 +269,15 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
     ),
     "round_robin": (
         Field(
+            "bye_points",
+            L("Points for a bye"),
+            L("With an odd number of players someone sits out each round; default 0."),
+            "choice",
+            "0",
+            BYE_POINTS,
+            numeric=True,
+        ),
+        Field(
             "cycles", L("Cycles"), L("How often each pair meets; default 1."), "int", None, (), 1, 4
         ),
         Field(
@@ -250,6 +301,15 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
             (),
             1,
             30,
+        ),
+        Field(
+            "bye_points",
+            L("Points for a bye"),
+            L("The pairing-allocated bye's points; default 1."),
+            "choice",
+            "1",
+            BYE_POINTS,
+            numeric=True,
         ),
         Field(
             "pairing",
@@ -332,6 +392,14 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
             odd=True,
         ),
         Field(
+            "currency",
+            L("Currency"),
+            L("What the season's players trade and keep; default garnets."),
+            "text",
+            genius.SeasonRules.currency,
+            high=40,
+        ),
+        Field(
             "sealed_edits",
             L("Sealed answers may change"),
             L("On by default: a sealed Main Match answer may be replaced until the deadline."),
@@ -390,8 +458,12 @@ def _collect(fields: tuple[Field, ...], post: Any, group: str) -> dict[str, Any]
         if field.kind != "int" and value == field.default:
             continue  # a rule left at its default stays out, as if never set
         if field.numeric and field.kind == "choice":
-            value = int(value)
-        values[field.key] = value
+            value = float(value) if "." in value else int(value)
+        outer, _dot, inner = field.key.partition(".")
+        if inner:  # one entry of a dict rule; the entries left empty keep their default
+            values.setdefault(outer, dict(DEFAULT_CONFIG.get(outer) or {}))[inner] = value
+        else:
+            values[field.key] = value
     return values
 
 
@@ -439,6 +511,21 @@ def sections(values: Any) -> dict[str, Any]:
     }
 
 
+def _flattened(saved: dict[str, Any], by_key: dict[str, Field]) -> dict[str, Any]:
+    """A saved rule set with each dict rule whose entries are fields (``wheel``) spread into
+    them (``wheel.1``, …); any other dict stays whole (and so goes to the advanced box)."""
+    flat: dict[str, Any] = {}
+    for key, value in saved.items():
+        entries = (
+            {f"{key}.{inner}": v for inner, v in value.items()} if isinstance(value, dict) else {}
+        )
+        if entries and all(name in by_key for name in entries):
+            flat.update(entries)
+        else:
+            flat[key] = value
+    return flat
+
+
 def saved_values(
     game: str,
     format_: str,
@@ -461,7 +548,7 @@ def saved_values(
         ("format_options", FORMAT_RULES.get(format_, ()), format_, options),
     ):
         by_key = {f.key: f for f in fields}
-        for key, value in (saved or {}).items():
+        for key, value in _flattened(saved or {}, by_key).items():
             field = by_key.get(key)
             if field is None or value is None:
                 rest[part] = dict(saved)  # the whole part, since a filled box overrides it
