@@ -325,7 +325,9 @@ def console(
         "card_claims": _claims(tournament) if tournament.players_report else {},
         "dm_setup": _dm_setup(tournament, episode),
         "picking": _picking(tournament, episode),
-        "preview": preview,
+        # A correction's preview is shown beside the result it corrects.
+        "preview": preview
+        and {**preview, "beside": any(m["code"] == preview["match"] for m in matches)},
         "removal": removal,
         "starting": starting,
         "undoable": _undoable(tournament, entrants),
