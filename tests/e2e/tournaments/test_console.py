@@ -25,6 +25,25 @@ def box(page, code: str):
     return page.locator(f"[id='match-{code}']")
 
 
+def audit_says(new_context, sign_in, live_url, host, slug, said, screenshot=None, name=""):
+    """The audit page, read in English, Brazilian Portuguese and Russian, says each of the
+    ``said[language]`` sentences (the catalogues' own words: these need the translations)."""
+    for language, sentences in said.items():
+        reader = new_context(viewport=PHONE, locale=language).new_page()
+        sign_in(reader.context, live_url, host)
+        reader.goto(f"{live_url}/audit/?tournament={slug}")
+        assert reader.locator("html").get_attribute("lang") == language
+        shown = reader.locator(".audit-sentence").all_inner_texts()
+        for sentence in sentences:
+            assert any(sentence in line for line in shown), (language, sentence, shown)
+        assert not any("winner=" in line or "entrant=" in line for line in shown)
+        assert serious_violations(reader) == []
+        assert no_horizontal_scroll(reader), (language, sticking_out(reader))
+        if screenshot is not None:
+            screenshot(reader, f"{name}-{language}")
+        reader.close()
+
+
 def test_a_withdrawal_is_confirmed_with_a_reason_and_the_public_bracket_shows_the_forfeit(
     live_url, new_context, sign_in, screenshot, catalogues
 ):
@@ -62,6 +81,19 @@ def test_a_withdrawal_is_confirmed_with_a_reason_and_the_public_bracket_shows_th
     screenshot(spectator, "bracket-after-withdrawal")
     entry = AuditEntry.objects.get(action="tournaments.entrant.withdrawn")
     assert entry.reason == "fell ill before the match" and entry.data["forfeited"] == ["W1.1"]
+    name = brook.display_name
+    audit_says(
+        new_context,
+        sign_in,
+        live_url,
+        host,
+        cup.slug,
+        {
+            "en": [f"host withdrew {name} — forfeited: W1.1 — reason: fell ill before the match"],
+            "pt-br": [f"host retirou {name} — perdidos por W.O.: W1.1 — motivo: fell ill"],
+            "ru": [f"host снимает {name} с турнира — неявка: W1.1 — причина: fell ill"],  # noqa: RUF001
+        },
+    )
 
     # The undo, while W2.1 has not started.
     console.get_by_text(f"Undo the withdrawal of {brook.display_name}").click()
@@ -117,14 +149,16 @@ def test_an_organiser_corrects_a_finished_first_round_result_after_the_preview(
 ):
     host = user("host", "organiser")
     cup, stage = begun(host, "single_elimination", 4)
-    for code in ("W1.1", "W1.2", "W2.1"):
-        match = stage.matches.get(code=code)
-        services.match_report_result(match=match, by=host, winner=match.home)
-    first = stage.matches.get(code="W1.1")
-
     console = new_context(viewport=PHONE).new_page()
     sign_in(console.context, live_url, host)
     console.goto(f"{live_url}/tournaments/{cup.slug}/manage/")
+    for code in ("W1.1", "W1.2", "W2.1"):  # reported from the match cards
+        match = stage.matches.get(code=code)
+        card = console.get_by_role("form", name=f"Report the result of {code}")
+        card.get_by_role("button", name=f"{match.home.display_name} won").click()
+        box(console, code).locator("[data-feedback]").wait_for()
+    first = stage.matches.get(code="W1.1")
+    assert first.winner_id == first.home_id
     form = console.locator("form.result-form", has=console.locator("input[value='W1.1']"))
     form.get_by_label("Winner").select_option(str(first.away_id))
     form.get_by_role("button", name="Preview the correction").click()
@@ -141,22 +175,36 @@ def test_an_organiser_corrects_a_finished_first_round_result_after_the_preview(
     first.refresh_from_db()
     assert first.winner_id == first.away_id
 
-    for language in ("en", "pt-br", "ru"):
-        reader = new_context(viewport=PHONE, locale=language).new_page()
-        sign_in(reader.context, live_url, host)
-        reader.goto(f"{live_url}/audit/?tournament={cup.slug}")
-        assert reader.locator("html").get_attribute("lang") == language
-        # Said in the reader's language (the lead translates the catalogues after merging);
-        # the names and the reason are there whatever the language.
-        row = reader.locator(".audit-row", has_text=first.away.display_name).filter(has_text="W1.1")
-        said = row.locator(".audit-sentence").inner_text()
-        assert "score sheet misread" in said and "winner=" not in said
-        assert first.home.display_name in said  # who had been recorded as the winner
-        assert serious_violations(reader) == []
-        assert no_horizontal_scroll(reader), (language, sticking_out(reader))
-        screenshot(reader, f"audit-log-{language}")
-        row.locator(".audit-raw summary").click()
-        assert "tournaments.match.result_corrected" in row.locator(".audit-raw").inner_text()
+    won, lost = first.away.display_name, first.home.display_name
+    audit_says(
+        new_context,
+        sign_in,
+        live_url,
+        host,
+        cup.slug,
+        {
+            "en": [
+                f"host entered W1.1: {lost} wins",
+                f"host corrected W1.1: {won} wins (was {lost}) — reason: score sheet misread",
+            ],
+            "pt-br": [
+                f"host registrou W1.1: {lost} vence",
+                f"host corrigiu W1.1: {won} vence (era {lost}) — motivo: score sheet misread",
+            ],
+            "ru": [
+                f"host вносит W1.1: Побеждает {lost}",
+                f"host исправляет W1.1: Побеждает {won} (было: {lost}) — причина: score sheet",
+            ],
+        },
+        screenshot,
+        "audit-log",
+    )
+    reader = new_context(viewport=PHONE).new_page()
+    sign_in(reader.context, live_url, host)
+    reader.goto(f"{live_url}/audit/?tournament={cup.slug}")
+    row = reader.locator(".audit-row", has_text="corrected W1.1")
+    row.locator(".audit-raw summary").click()
+    assert "tournaments.match.result_corrected" in row.locator(".audit-raw").inner_text()
 
 
 def test_the_organiser_reports_results_from_the_match_cards(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import PHONE, no_horizontal_scroll
+from tests.e2e.tournaments.test_console import audit_says
 from tests.tournaments.builders import user
 from tournaments.models import Tournament
 
@@ -27,7 +28,8 @@ def test_an_organiser_creates_three_formats_without_typing_json(
     live_url, new_context, sign_in, screenshot
 ):
     page = new_context(viewport=PHONE).new_page()
-    sign_in(page.context, live_url, user("host", "organiser"))
+    host = user("host", "organiser")
+    sign_in(page.context, live_url, host)
 
     start(page, live_url, "Spring Knockout", "spring-ko", "color_clash", "single_elimination")
     # Only the chosen game's and format's rules show; the JSON waits behind "Advanced".
@@ -78,3 +80,16 @@ def test_an_organiser_creates_three_formats_without_typing_json(
         "final_best_of": 5,
         "sealed_edits": False,
     }
+    # The audit says what was done, in each language (the catalogues' own sentences).
+    audit_says(
+        new_context,
+        sign_in,
+        live_url,
+        host,
+        "genius-season",
+        {
+            "en": ["host created the tournament"],
+            "pt-br": ["host criou o torneio"],
+            "ru": ["host создаёт турнир"],
+        },
+    )
