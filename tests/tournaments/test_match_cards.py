@@ -6,6 +6,7 @@ from django.test import Client
 
 from tests.tournaments.builders import open_tournament, started
 from tests.tournaments.test_genius_season import RULES
+from tournaments import services
 from tournaments.models import Episode, Match
 from tournaments.seasons import services as seasons
 
@@ -76,3 +77,40 @@ def test_a_seasons_death_match_is_reported_on_its_card():
     assert f"The result of {death_match.code} is recorded." in card(answered, death_match.code)
     episode.refresh_from_db()
     assert episode.status != Episode.Status.DEATH_MATCH
+
+
+def test_finding_10_an_open_tournament_says_what_happens_next():
+    tournament, _players = open_tournament("genius", 4, format_options=RULES)
+    board = Client().get(f"/tournaments/{tournament.slug}/board").content.decode()
+    assert "Registration is open: register in “Your entry” above" in board
+
+
+def test_finding_11_byes_are_drawn_light():
+    tournament, _stage, _players = started("single_elimination", 3)
+    board = Client().get(f"/tournaments/{tournament.slug}/board").content.decode()
+    bye = board[board.index('id="match-W1.1"') - 60 :]
+    assert "is-bye" in bye[: bye.index('id="match-W1.1"')]
+
+
+def test_finding_10_the_console_is_in_sections_and_a_preview_opens_beside_its_result():
+    tournament, stage, _players = started("single_elimination", 4)
+    host = tournament.organiser
+    for code in ("W1.1", "W1.2"):
+        match = stage.matches.get(code=code)
+        services.match_report_result(match=match, by=host, winner=match.home)
+    client = signed_in(host)
+    page = client.get(f"/tournaments/{tournament.slug}/manage/").content.decode()
+    nav = page[page.index('class="manage-sections"') :]
+    nav = nav[: nav.index("</nav>")]
+    for section in ("Next steps", "Bracket", "Entrants and check-in", "Results", "Webhooks"):
+        assert section in nav, section
+    first = stage.matches.get(code="W1.1")
+    answered = client.post(
+        f"/tournaments/{tournament.slug}/manage/result",
+        {"match": "W1.2", "winner": str(stage.matches.get(code="W1.2").away_id)},
+        headers={"HX-Request": "true", "HX-Trigger": "result-W1.2"},
+    ).content.decode()
+    # The preview follows the W1.2 row it corrects, not the top of the results (W1.1 first).
+    assert answered.index('id="result-W1.1"') < answered.index('id="result-W1.2"')
+    assert answered.index('id="result-W1.2"') < answered.index('id="preview-form"')
+    assert first.winner_id == first.home_id
