@@ -232,3 +232,37 @@ def test_the_organiser_reports_results_from_the_match_cards(
             assert no_horizontal_scroll(console)
             screenshot(console, "console-report-on-card")
     assert stage.matches.get(code="W2.1").winner_id == stage.matches.get(code="W1.1").winner_id
+
+
+def test_players_report_on_their_match_card_and_the_opponent_confirms(
+    live_url, new_context, sign_in, screenshot
+):
+    host = user("host", "organiser")
+    cup, stage = begun(host, "single_elimination", 4, players_report=True)
+    first = stage.matches.get(code="W1.1")
+    home, away = first.home, first.away
+    spectator = new_context().new_page()
+    spectator.goto(f"{live_url}/tournaments/{cup.slug}/")
+    spectator.locator("#board[data-live=connected]").wait_for()
+
+    reporter = new_context(viewport=PHONE).new_page()
+    sign_in(reporter.context, live_url, home.user)
+    reporter.goto(f"{live_url}/tournaments/{cup.slug}/")
+    card = reporter.get_by_role("form", name="Report the result of W1.1")
+    card.get_by_role("button", name=f"{home.display_name} won").click()
+    reporter.locator("[data-feedback]", has_text="waits for your opponent").wait_for()
+    assert serious_violations(reporter) == []
+    assert no_horizontal_scroll(reporter)
+    screenshot(reporter, "player-report-waiting")
+
+    opponent = new_context(viewport=PHONE).new_page()
+    sign_in(opponent.context, live_url, away.user)
+    opponent.goto(f"{live_url}/tournaments/{cup.slug}/")
+    asked = opponent.get_by_role("form", name="Report the result of W1.1")
+    assert f"Your opponent reports: {home.display_name} won." in asked.inner_text()
+    screenshot(opponent, "player-report-confirm")
+    asked.get_by_role("button", name="Confirm").click()
+    opponent.locator("[data-feedback]", has_text="The result of W1.1 is recorded.").wait_for()
+    box(spectator, "W1.1").locator(".won").wait_for(timeout=2000)
+    first.refresh_from_db()
+    assert first.winner_id == home.pk
