@@ -142,14 +142,22 @@ def test_the_console_form_saves_the_setup_and_shows_a_refusal_translated(season)
     url = f"/tournaments/{tournament.slug}/manage/death-match"
     page = host.get(f"/tournaments/{tournament.slug}/manage/").content.decode()
     assert 'id="dm-setup"' in page
-    form = {"engine": "color_clash", "allowances": '{"turn": 60}', "reserve": "15"}
+    # The rules and the clock are fields of the chosen game (no JSON), its default shown.
+    assert 'name="dm-color_clash__mode"' in page and 'name="dm-dropmix__target"' in page
+    assert 'name="mm-drafting_trios_allow__draft"' in page  # the MM game's form has its own
+    form = {"engine": "color_clash", "dm-color_clash__turn_seconds": "60", "reserve": "15"}
     done = host.post(url, {**form, "dmo_deadline": ""}, follow=True).content.decode()
     assert "The Death Match settings are saved." in done
     episode.refresh_from_db()
-    assert (episode.dm_engine, episode.dm_time_control) == (
+    assert (episode.dm_engine, episode.dm_ruleset, episode.dm_time_control) == (
         "color_clash",
-        {"allowances": {"turn": 60}, "reserve": 15.0},
+        {"turn_seconds": 60},
+        {"reserve": 15.0},
     )
+    # Saved, the console shows them in their fields again.
+    page = host.get(f"/tournaments/{tournament.slug}/manage/").content.decode()
+    shown = page[page.index('id="f-dm-color_clash__turn_seconds"') :]
+    assert '<option value="60" selected>' in shown[: shown.index("</select>")]
     refused = host.post(
         url, {"engine": "nope"}, follow=True, headers={"accept-language": "pt-br"}
     ).content.decode()

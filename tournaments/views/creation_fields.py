@@ -562,3 +562,60 @@ def saved_values(
             if field.kind == "bool" and field.key not in (saved or {}):
                 values[field.name(group or game)] = "on" if field.default else ""
     return values, rest
+
+
+# -- a season's hosted games (the Main Match and the Death Match) -------------------------------
+
+
+def hosted_game_rows(prefix: str, games: list[str], values: Any) -> list[tuple[Any, ...]]:
+    """The rules and clock of each of ``games`` as fields named ``<prefix><game>__<key>``, for
+    a form on the console that starts a hosted game (several such forms share a page)."""
+
+    def rows(fields: tuple[Field, ...], group: str) -> list[tuple[Field, str, Any]]:
+        return [(f, f.name(group), _shown(f, f.name(group), values)) for f in fields]
+
+    return [
+        (
+            game,
+            engines.get(game).name,
+            rows(GAME_RULES[game], f"{prefix}{game}"),
+            rows(allowance_fields(game), f"{prefix}{game}_allow"),
+        )
+        for game in games
+        if game in GAME_RULES
+    ]
+
+
+def hosted_game_settings(post: Any, prefix: str, game: str) -> tuple[dict, dict]:
+    """The config and the allowances the fields of ``game`` say (``hosted_game_rows``)."""
+    if game not in GAME_RULES:
+        return {}, {}
+    config = _collect(GAME_RULES[game], post, f"{prefix}{game}")
+    return config, _collect(allowance_fields(game), post, f"{prefix}{game}_allow")
+
+
+def hosted_game_values(
+    prefix: str, game: str, config: dict[str, Any], allowances: dict[str, Any]
+) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """Saved settings of a hosted game as its fields' values, and what no field shows (for
+    the advanced JSON boxes, so that saving the form again keeps it)."""
+    values: dict[str, str] = {}
+    rest: dict[str, dict[str, Any]] = {}
+    for part, fields, group, saved in (
+        ("config", GAME_RULES.get(game, ()), f"{prefix}{game}", config),
+        ("allowances", allowance_fields(game) if game in GAME_RULES else (), None, allowances),
+    ):
+        group = group or f"{prefix}{game}_allow"
+        by_key = {f.key: f for f in fields}
+        for key, value in _flattened(saved or {}, by_key).items():
+            field = by_key.get(key)
+            if field is None or value is None:
+                rest[part] = dict(saved)
+                continue
+            values[field.name(group)] = (
+                ("on" if value else "") if field.kind == "bool" else str(value)
+            )
+        for field in fields:
+            if field.kind == "bool" and field.key not in (saved or {}):
+                values[field.name(group)] = "on" if field.default else ""
+    return values, rest

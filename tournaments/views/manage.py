@@ -317,11 +317,8 @@ def console(
         "audit": audit_sentences.sentences(list(audit.order_by("-at", "-pk")[:AUDIT_SHOWN])),
         "is_staff_admin": is_staff_admin(request.user),
         "engines": [(key, engines.get(key).name) for key in engines.ENGINE_MODULES],
-        "duel_engines": [
-            (key, engines.get(key).name)
-            for key in engines.ENGINE_MODULES
-            if engines.get(key).min_seats <= 2 <= engines.get(key).max_seats
-        ],
+        "duel_engines": _duel_engines(),
+        "mm_rules": creation_fields.hosted_game_rows("mm-", list(engines.ENGINE_MODULES), {}),
         "card_claims": _claims(tournament) if tournament.players_report else {},
         "dm_setup": _dm_setup(tournament, episode),
         "picking": _picking(tournament, episode),
@@ -337,6 +334,14 @@ def console(
         "next_round": _next_swiss_round(tournament),
     }
     return render(request, "tournaments/manage/console.html", context, status=status)
+
+
+def _duel_engines() -> list[tuple[str, str]]:
+    return [
+        (key, engines.get(key).name)
+        for key in engines.ENGINE_MODULES
+        if engines.get(key).min_seats <= 2 <= engines.get(key).max_seats
+    ]
 
 
 def _claims(tournament: Tournament) -> dict[str, str]:
@@ -410,12 +415,17 @@ def _dm_setup(tournament: Tournament, episode: Any) -> dict[str, Any] | None:
     if episode.status not in seasons.DM_SETUP_STATUSES:
         return None
     control = episode.dm_time_control if episode.dm_engine else tournament.time_control or {}
+    engine = episode.dm_engine or tournament.game
+    config = episode.dm_ruleset if episode.dm_engine else services.engine_config(tournament.ruleset)
+    values, rest = creation_fields.hosted_game_values(
+        "dm-", engine, config, control.get("allowances", {})
+    )
+    duels = [key for key, _name in _duel_engines()]
     return {
-        "engine": episode.dm_engine or tournament.game,
-        "config": json.dumps(
-            episode.dm_ruleset if episode.dm_engine else services.engine_config(tournament.ruleset)
-        ),
-        "allowances": json.dumps(control.get("allowances", {})),
+        "engine": engine,
+        "rules": creation_fields.hosted_game_rows("dm-", duels, values),
+        "config": json.dumps(rest["config"]) if "config" in rest else "",
+        "allowances": json.dumps(rest["allowances"]) if "allowances" in rest else "",
         "reserve": control.get("reserve", ""),
         "increment": control.get("increment", ""),
         "dmo_deadline": _local(episode.dmo_deadline),
@@ -633,7 +643,7 @@ def sealed_reveal(request: HttpRequest, tournament: Tournament) -> str:
 def main_match(request: HttpRequest, tournament: Tournament) -> str:
     episode = _current_episode(tournament)
     if request.POST.get("engine"):
-        data = valid(MainMatchInput, _game_settings(request.POST))
+        data = valid(MainMatchInput, _game_settings(request.POST, "mm-"))
         seasons.main_match_game(
             episode=episode,
             by=request.user,
@@ -670,16 +680,24 @@ def token(request: HttpRequest, tournament: Tournament) -> str:
     return _("The Token of Life is given.")
 
 
-def _game_settings(post: Any) -> dict[str, Any]:
-    """A hosted game's form (an MM or DM): the engine, its config (JSON) and the time
-    control (allowances per phase as JSON, reserve and increment in seconds)."""
+def _game_settings(post: Any, prefix: str) -> dict[str, Any]:
+    """A hosted game's form (an MM or DM): the engine, its rules and clock as fields (the
+    fields of the chosen engine, named ``<prefix><engine>__…``; a filled JSON box under
+    "Advanced" overrides its part), reserve and increment in seconds."""
     body: dict[str, Any] = {"engine": post.get("engine", "").strip()}
-    parsed = {}
+    config, allowances = creation_fields.hosted_game_settings(post, prefix, body["engine"])
+    parsed = {"config": config, "allowances": allowances}
+    labels = {
+        "config": _("The game's settings (JSON)"),
+        "allowances": _("Allowance per phase in seconds (JSON)"),
+    }
     for key in ("config", "allowances"):
+        if not post.get(key, "").strip():
+            continue
         try:
-            parsed[key] = json.loads(post.get(key, "").strip() or "{}")
+            parsed[key] = json.loads(post[key])
         except ValueError:
-            raise ValidationError({key: [_("This is not valid JSON.")]}) from None
+            raise ValidationError({str(labels[key]): [_("This is not valid JSON.")]}) from None
     body["config"] = parsed["config"]
     time_control: dict[str, Any] = {}
     if parsed["allowances"]:
@@ -697,7 +715,7 @@ def _game_settings(post: Any) -> dict[str, Any]:
 def death_match(request: HttpRequest, tournament: Tournament) -> str:
     """This episode's Death Match: engine, its config, the time control, the DMO deadline."""
     post = request.POST
-    body = _game_settings(post)
+    body = _game_settings(post, "dm-")
     if post.get("dmo_deadline", "").strip():
         body["dmo_deadline"] = post["dmo_deadline"].strip()
     data = valid(DeathMatchSetupInput, body)

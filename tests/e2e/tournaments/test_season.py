@@ -75,7 +75,11 @@ def test_a_first_episode_in_browsers(live_url, new_context, sign_in, screenshot)
     # deadline for the DMO pick.
     dm = console.locator("#dm-setup")
     dm.get_by_label("Game", exact=True).select_option("drafting_trios")
-    dm.get_by_label("Allowance per phase").fill('{"draft": 40, "play": 40, "choice": 40}')
+    # The Death Match's clock in fields, no JSON typed (finding 9).
+    assert not dm.get_by_label("Allowance per phase").is_visible()
+    assert not dm.get_by_label("Turn: seconds per move").first.is_visible()
+    for phase in ("Draft", "Play", "Choice"):
+        dm.get_by_label(f"{phase}: seconds per move").fill("40")
     dm.get_by_label("Reserve").fill("150")
     pick_by = timezone.localtime(timezone.now() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
     dm.get_by_label("Deadline for the EC's DMO pick").fill(pick_by)

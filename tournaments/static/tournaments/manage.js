@@ -2,12 +2,14 @@
 // seed numbers are rewritten in row order and the form posts those numbers. The tie-break
 // chain: the same sorting on a list drawn from the text field, which it rewrites (and which
 // is what posts, with or without JavaScript).
-import { showChosenRules } from "./rule_fieldsets.js";
+import { showChosenGameRules, showChosenRules } from "./rule_fieldsets.js";
 import { enableSorting } from "./sortable.js";
 
 enableSorting();
 const settingsForm = document.getElementById("f-game")?.form;
 if (settingsForm) showChosenRules(settingsForm);
+showChosenGameRules();
+document.body.addEventListener("htmx:afterSettle", () => showChosenGameRules());
 
 document.addEventListener("sortable:moved", (event) => {
   const list = event.target;

@@ -16,3 +16,17 @@ export function showChosenRules(form) {
     sync();
   }
 }
+
+// A console form that starts a hosted game (a season's Main Match or Death Match): its
+// engine select (``data-rules-select``) shows the fieldset of that engine's rules only.
+export function showChosenGameRules(root = document) {
+  for (const select of root.querySelectorAll("select[data-rules-select]")) {
+    const sync = () => {
+      for (const fieldset of root.querySelectorAll(`[data-rules-for="${select.id}"]`)) {
+        fieldset.hidden = fieldset.dataset.rulesValue !== select.value;
+      }
+    };
+    select.addEventListener("change", sync);
+    sync();
+  }
+}
