@@ -6,10 +6,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from hosting.core.errors import Conflict, Forbidden
-from tests.tournaments.builders import started
+from tests.tournaments.builders import started, user
 from tournaments import services
 from tournaments.core import audit_sentences
-from tournaments.models import AuditEntry
+from tournaments.models import AuditEntry, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +114,18 @@ def test_the_player_reports_on_their_card_and_the_api_confirms():
         f"/api/tournaments/{tournament.slug}/matches/W1.1/claim", {"winner": "x"}, format="json"
     )
     assert refused.status_code == 400
+
+
+def test_the_organiser_allows_it_with_a_toggle_of_the_form():
+    host = Client()
+    host.force_login(user("host", "organiser"))
+    form = {"name": "Cup", "slug": "cup", "game": "color_clash", "format": "swiss"}
+    assert host.post("/tournaments/new/", form | {"players_report": "on"}).status_code == 302
+    cup = Tournament.objects.get(slug="cup")
+    assert cup.players_report
+    page = host.get("/tournaments/cup/manage/edit").content.decode()
+    toggle = page[page.index('id="f-players-report"') :]
+    assert "checked" in toggle[: toggle.index(">")]
+    assert host.post("/tournaments/cup/manage/edit", form).status_code == 302
+    cup.refresh_from_db()
+    assert not cup.players_report
