@@ -266,3 +266,6 @@ def test_players_report_on_their_match_card_and_the_opponent_confirms(
     box(spectator, "W1.1").locator(".won").wait_for(timeout=2000)
     first.refresh_from_db()
     assert first.winner_id == home.pk
+    # The reporter's card follows without a reload: the match is decided, nothing to report.
+    reporter.locator("#report-form").wait_for(state="detached", timeout=6000)
+    assert reporter.evaluate("performance.getEntriesByType('navigation').length") == 1

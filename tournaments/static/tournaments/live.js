@@ -19,6 +19,32 @@ async function refreshEntrants() {
   if (replacement) document.getElementById("t-entrants").replaceWith(replacement);
 }
 
+// A player's own match card (where players report their results) follows too: the opponent's
+// report or confirmation shows without a reload. Never within a few seconds of the player's
+// own answer, which stays readable beside the button pressed; it is refreshed after that.
+const QUIET_AFTER_ACTING_MS = 4000;
+let actedAt = 0;
+let myCardTimer = null;
+document.body.addEventListener("htmx:afterSettle", () => {
+  actedAt = Date.now();
+});
+
+async function refreshMyCard() {
+  if (!document.getElementById("report-form")) return;
+  const wait = actedAt + QUIET_AFTER_ACTING_MS - Date.now();
+  if (wait > 0) {
+    clearTimeout(myCardTimer);
+    myCardTimer = setTimeout(refreshMyCard, wait);
+    return;
+  }
+  const response = await fetch(window.location.href, { credentials: "same-origin" });
+  if (!response.ok) return;
+  const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+  const panel = fresh.querySelector(".player-panel");
+  const current = document.querySelector(".player-panel");
+  if (panel && current) current.replaceWith(panel);
+}
+
 function follow(element) {
   let fetching = false;
   let again = false;
@@ -46,6 +72,7 @@ function follow(element) {
         element.dispatchEvent(new CustomEvent("board:updated", { bubbles: true }));
       }
       await refreshEntrants();
+      await refreshMyCard();
     } catch {
       // A failed fetch is retried at the next change or reconnect.
     } finally {
