@@ -61,6 +61,9 @@ def test_a_disagreement_is_left_to_the_organiser_on_the_match_card():
     card = card[card.index('id="match-S1.1"') :]
     card = card[: card.index("</article>")]
     assert "The players disagree" in card and f"{home.display_name} reports: " in card
+    told = signed_in(home.user).get(f"/tournaments/{tournament.slug}/").content.decode()
+    assert "You and your opponent reported different results: the organiser decides." in told
+    assert f"/disputes/new/{tournament.slug}/S1.1" in told
     # The organiser decides as always; the claims are settled with the result.
     services.match_report_result(match=match, by=tournament.organiser, winner=away)
     match.refresh_from_db()
