@@ -269,3 +269,26 @@ def test_players_report_on_their_match_card_and_the_opponent_confirms(
     # The reporter's card follows without a reload: the match is decided, nothing to report.
     reporter.locator("#report-form").wait_for(state="detached", timeout=6000)
     assert reporter.evaluate("performance.getEntriesByType('navigation').length") == 1
+
+
+def test_on_a_phone_the_final_is_one_tap_away(live_url, new_context, screenshot):
+    host = user("host", "organiser")
+    cup, _stage = begun(host, "single_elimination", 8)
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(f"{live_url}/tournaments/{cup.slug}/")
+    final = box(page, "W3.1")
+    hint = page.locator(".scroll-hint")
+    assert hint.is_visible() and "Swipe sideways" in hint.inner_text()
+
+    def on_screen() -> bool:
+        found = final.bounding_box()
+        return found is not None and found["x"] >= 0 and found["x"] + found["width"] <= 390
+
+    assert not on_screen()  # the rounds are wider than the phone
+    page.get_by_role("link", name="Go to: Final").click()
+    page.wait_for_function(
+        "() => { const b = document.getElementById('match-W3.1').getBoundingClientRect();"
+        " return b.left >= 0 && b.right <= window.innerWidth; }"
+    )
+    assert on_screen() and no_horizontal_scroll(page)
+    screenshot(page, "bracket-phone-final")
