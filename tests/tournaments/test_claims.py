@@ -132,3 +132,25 @@ def test_the_organiser_allows_it_with_a_toggle_of_the_form():
     assert host.post("/tournaments/cup/manage/edit", form).status_code == 302
     cup.refresh_from_db()
     assert not cup.players_report
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"match": "W1.1", "winner": ""}, "Choose who won W1.1."),
+        ({"match": "W1.1", "winner": "abc"}, "Choose a player from the list."),
+        ({"match": "Z9", "winner": "1"}, "no match"),
+        ({"match": "W1.2", "winner": "p2"}, "Only the two players of W1.2"),
+    ],
+)
+def test_the_card_refuses_bad_input_in_words(body, said):
+    tournament, _stage, players = started("single_elimination", 4, players_report=True)
+    if body["winner"] == "p2":
+        body = {**body, "winner": str(players[1].pk)}
+    answer = signed_in(players[0].user).post(
+        f"/tournaments/{tournament.slug}/report",
+        body,
+        headers={"HX-Request": "true", "HX-Trigger": "report-form"},
+    )
+    assert answer.status_code in (400, 403, 404)
+    assert said in answer.content.decode().replace("&#x27;", "'")
