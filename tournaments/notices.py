@@ -1,0 +1,143 @@
+"""Tournaments tell their players through ``notifications`` (the app below games): this module
+turns a tournament's committed events into notices, and gives notifications the one way to a
+tournament's Discord channel (its Discord webhooks), for public notices only.
+
+Connected in ``tournaments.receivers``:
+- ``tournament_event`` ``match.ready`` -> each player of the match: "your match is ready";
+  ``match.result`` -> "the result is recorded"; ``dispute.ruled`` -> "the dispute is decided";
+  ``tournament.started`` -> every entrant: "the pairings are out" (one insert for all).
+- ``notifications.services.connect_discord`` -> ``post_to_discord``.
+A tournament's check-in window arms reminders for its entrants (``arm_check_in_reminders``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.urls import reverse
+
+from notifications import services as notices
+from notifications.models import Kind
+from tournaments.models import Entrant, Match, Tournament, WebhookDelivery, WebhookEndpoint
+from tournaments.webhooks.delivery import NOTICE_EVENT, is_discord
+from tournaments.webhooks.services import _send
+
+ACTIVE = (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
+
+
+def tournament_about(tournament: Tournament, key: str | None = None) -> notices.About:
+    return notices.About(
+        key=key or f"tournament:{tournament.pk}",
+        label=tournament.name,
+        url=reverse("tournament-detail", args=[tournament.slug]),
+        tournament_id=tournament.pk,
+    )
+
+
+def match_about(match: Match) -> notices.About:
+    tournament = match.stage.tournament
+    return notices.About(
+        key=f"match:{match.pk}",
+        label=f"{tournament.name} · {match.code}",
+        url=reverse("tournament-detail", args=[tournament.slug]),
+        tournament_id=tournament.pk,
+    )
+
+
+def _users(*entrants: Entrant | None) -> list[Any]:
+    users = []
+    for entrant in entrants:
+        if entrant is None:
+            continue
+        users.append(entrant.user)
+        if entrant.partner_id:
+            users.append(entrant.partner)
+    return users
+
+
+def on_tournament_event(
+    sender: Any, tournament_id: int, event: str, data: dict[str, Any], **kwargs: Any
+) -> None:
+    code = (data.get("match") or {}).get("code")
+    if event in ("match.ready", "match.result") and code:
+        match = (
+            Match.objects.select_related("stage__tournament", "home__user", "away__user")
+            .filter(stage__tournament_id=tournament_id, code=code)
+            .order_by("-stage__number")
+            .first()
+        )
+        if match is None:
+            return
+        kind = Kind.MATCH_READY if event == "match.ready" else Kind.RESULT_RECORDED
+        about = match_about(match)
+        for user in _users(match.home, match.away):
+            notices.notify(user, kind, about, key=f"{kind}:{about.key}:{user.pk}:{match.status}")
+    elif event == "tournament.started":
+        tournament = Tournament.objects.get(pk=tournament_id)
+        users = list(
+            tournament.entrants.filter(status__in=ACTIVE).values_list("user_id", flat=True)
+        )
+        notices.notify_many(users, Kind.PAIRINGS, tournament_about(tournament))
+
+
+def arm_check_in_reminders(tournament: Tournament) -> int:
+    """Remind every entrant when check-in opens and ten minutes before it closes."""
+    armed = 0
+    about = tournament_about(tournament, f"check-in:{tournament.pk}")
+    entrants = tournament.entrants.filter(status__in=ACTIVE).select_related("user")
+    for entrant in entrants:
+        if tournament.check_in_opens:
+            armed += bool(
+                notices.remind(
+                    entrant.user,
+                    Kind.CHECK_IN_OPENS,
+                    about,
+                    tournament.check_in_opens,
+                    before=timedelta(0),
+                )
+            )
+        if tournament.check_in_closes:
+            armed += bool(
+                notices.remind(
+                    entrant.user,
+                    Kind.CHECK_IN_CLOSES,
+                    about,
+                    tournament.check_in_closes,
+                    before=timedelta(minutes=10),
+                )
+            )
+    return armed
+
+
+def post_to_discord(*, tournament_id: int, kind: str, label: str, when: datetime | None) -> int:
+    """A public notice, to each active Discord webhook of the tournament (in its language:
+    ``tournaments.webhooks.delivery.body_for``). The payload holds the kind, the public
+    label and the time: nothing else of the notice, and nothing of any player's hand."""
+    endpoints = [
+        e
+        for e in WebhookEndpoint.objects.filter(tournament_id=tournament_id, active=True)
+        if is_discord(e.url) and NOTICE_EVENT in e.events
+    ]
+    for endpoint in endpoints:
+        payload = {
+            "type": NOTICE_EVENT,
+            "data": {
+                "tournament": {"id": tournament_id},
+                "notice": {
+                    "kind": kind,
+                    "label": label,
+                    "when": when.timestamp() if when else None,
+                },
+            },
+        }
+        delivery = WebhookDelivery.objects.create(
+            endpoint=endpoint,
+            message_id=f"msg_{secrets.token_hex(12)}",
+            event=NOTICE_EVENT,
+            payload=payload,
+        )
+        transaction.on_commit(lambda pk=delivery.pk: _send(pk))
+    return len(endpoints)
