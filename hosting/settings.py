@@ -332,6 +332,8 @@ CELERY_BEAT_SCHEDULE = {
     "clear-expired-sessions": {"task": "hosting.clear_expired_sessions", "schedule": 3600.0},
     # Sends the reminders due, arms those coming near, and any e-mail batch whose task was lost.
     "sweep-notices": {"task": "notifications.sweep", "schedule": 5.0},
+    # Slot windows closed without agreement take their default rule; no-shows forfeit.
+    "settle-slots": {"task": "tournaments.slots_settle", "schedule": 30.0},
 }
 # A commit arms its deadline's ETA task only when it is this close; the sweep arms the others
 # when they come this close. Most turns end long before their clock does: their tasks are
