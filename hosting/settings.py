@@ -332,6 +332,8 @@ CELERY_BEAT_SCHEDULE = {
     "clear-expired-sessions": {"task": "hosting.clear_expired_sessions", "schedule": 3600.0},
     # Sends the reminders due, arms those coming near, and any e-mail batch whose task was lost.
     "sweep-notices": {"task": "notifications.sweep", "schedule": 5.0},
+    # In long games, a person whose move has waited NOTIFY_IDLE_TURN_MINUTES is told.
+    "notify-idle-turns": {"task": "games.notify_idle_turns", "schedule": 60.0},
     # Slot windows closed without agreement take their default rule; no-shows forfeit.
     "settle-slots": {"task": "tournaments.slots_settle", "schedule": 30.0},
 }
@@ -345,6 +347,7 @@ TIMER_ARM_AHEAD_SECONDS = 5.0
 NOTIFY_ARM_AHEAD_SECONDS = float(os.environ.get("NOTIFY_ARM_AHEAD_SECONDS", 30))
 NOTIFY_EMAIL_BATCH_SECONDS = float(os.environ.get("NOTIFY_EMAIL_BATCH_SECONDS", 60))
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+NOTIFY_IDLE_TURN_MINUTES = float(os.environ.get("NOTIFY_IDLE_TURN_MINUTES", 30))
 # Beat's own scheduler, which also writes the heartbeat /healthz reads (hosting.heartbeats).
 CELERY_BEAT_SCHEDULER = "hosting.heartbeats:BeatScheduler"
 

@@ -30,6 +30,7 @@ def text(kind: str, label: str, when: str) -> str:
     names = {"label": label, "when": when}
     messages = {
         Kind.MATCH_READY: _("Your match %(label)s is ready."),
+        Kind.GAME_STARTED: _("Your game %(label)s has started: take your seat."),
         Kind.YOUR_TURN: _("It is your turn in %(label)s."),
         Kind.CHECK_IN_OPENS: _("Check-in for %(label)s opens at %(when)s."),
         Kind.CHECK_IN_CLOSES: _("Check-in for %(label)s closes at %(when)s."),

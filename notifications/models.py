@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 class Kind(models.TextChoices):
     MATCH_READY = "match_ready", _("Match ready")
+    GAME_STARTED = "game_started", _("Your game has started")
     YOUR_TURN = "your_turn", _("Your turn")
     CHECK_IN_OPENS = "check_in_opens", _("Check-in opens")
     CHECK_IN_CLOSES = "check_in_closes", _("Check-in closes")

@@ -83,10 +83,11 @@ def test_discord_hears_public_notices_only_and_no_private_fact(worker):
         tournament_services.stage_start(tournament=tournament, by=tournament.organiser)
         assert wait_for(lambda: site.at("/api/webhooks/1/token"), 15)
         (message,) = site.at("/api/webhooks/1/token")
-    # Each player was told on the site that the pairings are out and their match is ready.
+    # Each player was told on the site that the pairings are out, their match is ready and
+    # its hosted game has started.
     for entrant in players:
         kinds = set(Notice.objects.filter(user=entrant.user).values_list("kind", flat=True))
-        assert kinds == {Kind.PAIRINGS, Kind.MATCH_READY}
+        assert kinds == {Kind.PAIRINGS, Kind.MATCH_READY, Kind.GAME_STARTED}
     # The channel got one message: the public one (the pairings), not the private ones.
     delivery = WebhookDelivery.objects.get(endpoint=endpoint)
     assert delivery.payload["data"]["notice"] == {
