@@ -6,6 +6,7 @@ their e-mails' language."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import unquote
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
@@ -20,7 +21,7 @@ class ReaderZoneMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         zone = None
-        browser = request.COOKIES.get(zones.COOKIE)
+        browser = unquote(request.COOKIES.get(zones.COOKIE) or "")
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             reader = Reader.objects.filter(user=user).first()

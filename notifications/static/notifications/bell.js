@@ -17,7 +17,15 @@ if (bell) {
     count.hidden = !(data.unread > 0);
     bell.dataset.unread = String(data.unread);
     if (region && data.text && last !== null && data.text !== last) {
-      region.textContent = data.text;
+      region.replaceChildren();
+      if (data.url) {
+        const link = document.createElement("a");
+        link.href = data.url;
+        link.textContent = data.text;
+        region.append(link);
+      } else {
+        region.textContent = data.text;
+      }
       region.hidden = false;
     }
     last = data.text;
