@@ -11,7 +11,10 @@ def bell(request: HttpRequest) -> dict[str, object]:
     zone = timezone.get_current_timezone()
     context: dict[str, object] = {"reader_zone": getattr(zone, "key", str(zone))}
     if user is not None and user.is_authenticated:
-        context["unread_notices"] = Notice.objects.filter(
-            user=user, on_site=True, read_at__isnull=True
-        ).count()
+        # Once per request: a page that renders a partial as well asks twice.
+        if not hasattr(request, "_unread_notices"):
+            request._unread_notices = Notice.objects.filter(
+                user=user, on_site=True, read_at__isnull=True
+            ).count()
+        context["unread_notices"] = request._unread_notices
     return context

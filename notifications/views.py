@@ -13,7 +13,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from hosting.core.errors import NotFound, UserError
-from notifications import services, zones
+from notifications import middleware, services, zones
 from notifications.models import Channel, Notice
 
 NOTICES_SHOWN = 100
@@ -66,6 +66,7 @@ def notice_settings(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def zone_update(request: HttpRequest) -> HttpResponse:
+    middleware.forget(request)
     try:
         services.zone_set(user=request.user, zone=request.POST.get("zone", ""))
     except UserError as error:
