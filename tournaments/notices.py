@@ -17,11 +17,20 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 
+from notifications import clock
 from notifications import services as notices
-from notifications.models import Kind
-from tournaments.models import Entrant, Match, Tournament, WebhookDelivery, WebhookEndpoint
+from notifications.models import Kind, Reminder
+from tournaments.models import (
+    Entrant,
+    Episode,
+    Match,
+    Tournament,
+    WebhookDelivery,
+    WebhookEndpoint,
+)
 from tournaments.webhooks.delivery import NOTICE_EVENT, is_discord
 from tournaments.webhooks.services import _send
 
@@ -84,31 +93,74 @@ def on_tournament_event(
 
 
 def arm_check_in_reminders(tournament: Tournament) -> int:
-    """Remind every entrant when check-in opens and ten minutes before it closes."""
+    """Remind every entrant when check-in opens and ten minutes before it closes; reminders
+    armed for times since changed are cancelled (a reminder is keyed by its time)."""
     armed = 0
     about = tournament_about(tournament, f"check-in:{tournament.pk}")
+    times = {
+        Kind.CHECK_IN_OPENS: (tournament.check_in_opens, timedelta(0)),
+        Kind.CHECK_IN_CLOSES: (tournament.check_in_closes, timedelta(minutes=10)),
+    }
+    for kind, (when, _before) in times.items():
+        stale = Reminder.objects.filter(about=about.key, kind=kind, state=Reminder.State.PENDING)
+        (stale.exclude(event=when) if when else stale).update(state=Reminder.State.CANCELLED)
     entrants = tournament.entrants.filter(status__in=ACTIVE).select_related("user")
     for entrant in entrants:
-        if tournament.check_in_opens:
-            armed += bool(
-                notices.remind(
-                    entrant.user,
-                    Kind.CHECK_IN_OPENS,
-                    about,
-                    tournament.check_in_opens,
-                    before=timedelta(0),
-                )
+        for kind, (when, before) in times.items():
+            if when and when - before > clock.moment():
+                notices.remind(entrant.user, kind, about, when, before=before)
+                armed += 1
+    return armed
+
+
+def arm_episode_reminders(episode: Episode) -> int:
+    """A season's deadlines: each player still in is reminded an hour before the sealed
+    answers are due (unless they have answered), and the EC before their pick is due."""
+    tournament = episode.tournament
+    armed = 0
+    url = reverse("tournament-detail", args=[tournament.slug])
+    label = f"{tournament.name} · {episode.number}"
+    if episode.mm_deadline and episode.mm_deadline - timedelta(hours=1) > clock.moment():
+        about = notices.About(f"episode-mm:{episode.pk}", label, url, tournament.pk)
+        answered = set(episode.submissions.values_list("entrant_id", flat=True))
+        still_in = tournament.entrants.filter(status__in=ACTIVE, eliminated_in__isnull=True)
+        for entrant in still_in.exclude(pk__in=answered).select_related("user"):
+            notices.remind(
+                entrant.user, Kind.SEALED_DUE, about, episode.mm_deadline, before=timedelta(hours=1)
             )
-        if tournament.check_in_closes:
-            armed += bool(
-                notices.remind(
-                    entrant.user,
-                    Kind.CHECK_IN_CLOSES,
-                    about,
-                    tournament.check_in_closes,
-                    before=timedelta(minutes=10),
-                )
+            armed += 1
+    if episode.dmo_deadline and episode.dmo_deadline - timedelta(hours=1) > clock.moment():
+        about = notices.About(f"episode-dmo:{episode.pk}", label, url, tournament.pk)
+        for entrant in Entrant.objects.filter(pk__in=episode.ecs).select_related("user"):
+            notices.remind(
+                entrant.user,
+                Kind.DEADLINE_1H,
+                about,
+                episode.dmo_deadline,
+                before=timedelta(hours=1),
             )
+            armed += 1
+    return armed
+
+
+def arm_reminders() -> int:
+    """Beat's sweep (``tournaments.slots_settle``): the reminders of every open tournament's
+    check-in and every running season's deadlines, armed once each (reminders are keyed)."""
+    armed = 0
+    moment = clock.moment()
+    open_ = Tournament.objects.filter(
+        status__in=(Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN),
+        check_in_closes__gt=moment,
+    )
+    for tournament in open_:
+        armed += arm_check_in_reminders(tournament)
+    episodes = (
+        Episode.objects.exclude(status=Episode.Status.FINISHED)
+        .filter(Q(mm_deadline__gt=moment) | Q(dmo_deadline__gt=moment))
+        .select_related("tournament")
+    )
+    for episode in episodes:
+        armed += arm_episode_reminders(episode)
     return armed
 
 

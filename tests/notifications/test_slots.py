@@ -68,3 +68,23 @@ def test_no_agreement_starts_the_match_at_the_windows_end(match, clock):
     slot = match.slot
     slot.refresh_from_db()
     assert (slot.at, slot.how) == (now + timedelta(hours=1), "window_end")
+
+
+def test_check_in_reminders_are_armed_once_and_follow_a_changed_time(clock):
+    from tests.tournaments.builders import open_tournament
+    from tournaments import notices
+    from tournaments.models import Tournament
+
+    tournament, players = open_tournament("single_elimination", 2)
+    opens = slots.clock.moment() + timedelta(hours=2)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        check_in_opens=opens, check_in_closes=opens + timedelta(hours=1)
+    )
+    assert notices.arm_reminders() == 4  # two players, two reminders each
+    notices.arm_reminders()
+    assert Reminder.objects.filter(state="pending").count() == 4  # armed once
+    Tournament.objects.filter(pk=tournament.pk).update(check_in_closes=opens + timedelta(hours=3))
+    notices.arm_reminders()
+    pending = Reminder.objects.filter(state="pending", kind=Kind.CHECK_IN_CLOSES)
+    assert {r.event for r in pending} == {opens + timedelta(hours=3)}
+    assert Reminder.objects.filter(state="cancelled").count() == 2
