@@ -8,10 +8,11 @@ from datetime import timedelta
 import pytest
 
 from notifications.models import Kind, Notice, Reminder
-from tests.tournaments.builders import started
+from tests.tournaments.builders import open_tournament, started
+from tournaments import notices
 from tournaments.core import audit_sentences
 from tournaments.core.errors import TournamentUserError
-from tournaments.models import AuditEntry, Match
+from tournaments.models import AuditEntry, Match, Tournament
 from tournaments.scheduling import services as slots
 
 pytestmark = pytest.mark.django_db
@@ -71,11 +72,7 @@ def test_no_agreement_starts_the_match_at_the_windows_end(match, clock):
 
 
 def test_check_in_reminders_are_armed_once_and_follow_a_changed_time(clock):
-    from tests.tournaments.builders import open_tournament
-    from tournaments import notices
-    from tournaments.models import Tournament
-
-    tournament, players = open_tournament("single_elimination", 2)
+    tournament, _players = open_tournament("single_elimination", 2)
     opens = slots.clock.moment() + timedelta(hours=2)
     Tournament.objects.filter(pk=tournament.pk).update(
         check_in_opens=opens, check_in_closes=opens + timedelta(hours=1)
