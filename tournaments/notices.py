@@ -12,6 +12,7 @@ A tournament's check-in window arms reminders for its entrants (``arm_check_in_r
 
 from __future__ import annotations
 
+import logging
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,6 +36,7 @@ from tournaments.webhooks.delivery import NOTICE_EVENT, is_discord
 from tournaments.webhooks.services import _send
 
 ACTIVE = (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN)
+log = logging.getLogger(__name__)
 
 
 def tournament_about(tournament: Tournament, key: str | None = None) -> notices.About:
@@ -70,7 +72,17 @@ def _users(*entrants: Entrant | None) -> list[Any]:
 def on_tournament_event(
     sender: Any, tournament_id: int, event: str, data: dict[str, Any], **kwargs: Any
 ) -> None:
-    code = (data.get("match") or {}).get("code")
+    """``tournament_event`` receiver. It never raises: a failure here is logged, and the
+    receivers after it (the webhooks) still hear the event."""
+    try:
+        tell(tournament_id, event, data)
+    except Exception:
+        log.exception("tournament %s: notices of %s not sent", tournament_id, event)
+
+
+def tell(tournament_id: int, event: str, data: dict[str, Any]) -> None:
+    match_data = data.get("match")
+    code = match_data.get("code") if isinstance(match_data, dict) else None
     if event in ("match.ready", "match.result") and code:
         match = (
             Match.objects.select_related("stage__tournament", "home__user", "away__user")
@@ -84,6 +96,24 @@ def on_tournament_event(
         about = match_about(match)
         for user in _users(match.home, match.away):
             notices.notify(user, kind, about, key=f"{kind}:{about.key}:{user.pk}:{match.status}")
+    elif event == "dispute.ruled" and isinstance(data.get("match"), str):
+        match = (
+            Match.objects.select_related("stage__tournament", "home__user", "away__user")
+            .filter(stage__tournament_id=tournament_id, code=data["match"])
+            .order_by("-stage__number")
+            .first()
+        )
+        if match is None:
+            return
+        about = match_about(match)
+        about = notices.About(
+            key=f"dispute:{data.get('dispute')}",
+            label=about.label,
+            url=reverse("dispute-page", args=[data["dispute"]]) if data.get("dispute") else "",
+            tournament_id=tournament_id,
+        )
+        for user in _users(match.home, match.away):
+            notices.notify(user, Kind.DISPUTE_DECIDED, about)
     elif event == "tournament.started":
         tournament = Tournament.objects.get(pk=tournament_id)
         users = list(

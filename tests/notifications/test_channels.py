@@ -106,3 +106,13 @@ def test_discord_hears_public_notices_only_and_no_private_fact(worker):
         for card in hand:
             assert f'"{card}"' not in sent, (seat, card)
     assert "hands" not in sent and "seed" not in sent
+
+
+def test_a_challenge_tells_the_challenged_player(player, django_user_model):
+    from games.challenges import services as challenges
+
+    bruno = django_user_model.objects.create_user("bruno", password="pw-player-456")
+    challenges.challenge_send(challenger=bruno, username="ana", engine="color_clash")
+    notice = Notice.objects.get(user=player)
+    assert notice.kind == Kind.INVITATION and "bruno" in notice.label
+    assert notice.url == "/challenges/"

@@ -15,7 +15,7 @@ function say(ms) {
   const size = Math.abs(seconds);
   for (const [unit, length] of UNITS) {
     if (size >= length || unit === "second") {
-      return rtf.format(Math.trunc(seconds / length), unit);
+      return rtf.format(Math.round(seconds / length), unit);
     }
   }
   return "";
