@@ -116,3 +116,12 @@ def test_a_challenge_tells_the_challenged_player(player, django_user_model):
     notice = Notice.objects.get(user=player)
     assert notice.kind == Kind.INVITATION and "bruno" in notice.label
     assert notice.url == "/challenges/"
+
+
+def test_the_cast_is_told_when_the_ec_picks_a_dmo():
+    from tests.e2e.test_disputes import death_match_under_way
+
+    season, _match, _game, ec, dmo = death_match_under_way()
+    told = Notice.objects.filter(kind=Kind.DMO_CHOSEN)
+    assert {n.user_id for n in told} >= {ec.user_id, dmo.user_id}
+    assert all(n.label == f"{season.name} · 1" for n in told)
