@@ -2,35 +2,29 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from celery import shared_task
+
+from notifications import services
 
 
 @shared_task(name="notifications.send_reminder")
 def send_reminder(reminder_id: int) -> str:
-    from notifications import services
-
     return services.send_reminder(reminder_id=reminder_id)
 
 
 @shared_task(name="notifications.sweep")
 def sweep() -> int:
-    from notifications import services
-
     return services.sweep()
 
 
 @shared_task(name="notifications.email_batch")
 def email_batch(user_id: int) -> int:
-    from notifications import services
-
     return services.email_batch(user_id=user_id)
 
 
 @shared_task(name="notifications.fan_out")
 def fan_out(user_ids: list[int], kind: str, about: dict, when: float | None = None) -> int:
-    from datetime import UTC, datetime
-
-    from notifications import services
-
     moment = datetime.fromtimestamp(when, tz=UTC) if when is not None else None
     return services.notify_many(user_ids, kind, services.About(**about), moment)
