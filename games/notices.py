@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.conf import settings
@@ -53,9 +52,10 @@ def _long(game: GameSession) -> bool:
     return longest >= settings.NOTIFY_IDLE_TURN_MINUTES * 60
 
 
-def tell_idle_turns() -> int:
-    """Tell each person whose move in a long game has waited ``NOTIFY_IDLE_TURN_MINUTES``."""
-    idle_since = time.time() - settings.NOTIFY_IDLE_TURN_MINUTES * 60
+def tell_idle_turns(now: float) -> int:
+    """Tell each person whose move in a long game has waited ``NOTIFY_IDLE_TURN_MINUTES``
+    (``now``: the server clock, ``games.services.now``, which the clocks' times come from)."""
+    idle_since = now - settings.NOTIFY_IDLE_TURN_MINUTES * 60
     told = 0
     running = GameSession.objects.filter(status=GameSession.Status.RUNNING)
     for game in running.prefetch_related("seats__user")[:500]:

@@ -32,4 +32,4 @@ def sweep_overdue() -> int:
 
 @shared_task(name="games.notify_idle_turns", ignore_result=True)
 def notify_idle_turns() -> int:
-    return notices.tell_idle_turns()
+    return notices.tell_idle_turns(services.now())

@@ -125,3 +125,31 @@ def test_the_cast_is_told_when_the_ec_picks_a_dmo():
     told = Notice.objects.filter(kind=Kind.DMO_CHOSEN)
     assert {n.user_id for n in told} >= {ec.user_id, dmo.user_id}
     assert all(n.label == f"{season.name} · 1" for n in told)
+
+
+def test_a_long_games_idle_move_is_told_once(clock, settings):
+    from games import notices as game_notices
+    from games import services as game_services
+    from games.services import SeatSpec
+    from tests.games.hosting_helpers import register_tiny
+    from tests.tournaments.builders import user
+
+    register_tiny()
+    settings.NOTIFY_IDLE_TURN_MINUTES = 30
+    people = [user("ana"), user("bruno")]
+    game = game_services.game_create(
+        engine_key="high_card",
+        seats=[SeatSpec(), SeatSpec()],
+        time_control={"allowances": {"turn": 3600.0}},
+    )
+    for seat, person in zip(game.seats.order_by("number"), people, strict=True):
+        seat.user = person
+        seat.save(update_fields=["user"])
+    game_services.game_start(game_id=game.pk, by=None)
+    started = Notice.objects.filter(kind=Kind.GAME_STARTED)
+    assert {n.user_id for n in started} == {p.pk for p in people}  # told at once
+    assert game_notices.tell_idle_turns(game_services.now()) == 0
+    clock.advance(31 * 60)
+    assert game_notices.tell_idle_turns(game_services.now()) >= 1
+    assert game_notices.tell_idle_turns(game_services.now()) == 0  # once per move
+    assert Notice.objects.filter(kind=Kind.YOUR_TURN).exists()
