@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import services, timers
+from games import notices, services, timers
 
 
 @shared_task(name="games.enforce_deadline", ignore_result=True)
@@ -28,3 +28,8 @@ def substitute_if_still_away(game_id: int, seat: int, since: float) -> bool:
 @shared_task(name="games.sweep_overdue", ignore_result=True)
 def sweep_overdue() -> int:
     return timers.sweep_overdue()
+
+
+@shared_task(name="games.notify_idle_turns", ignore_result=True)
+def notify_idle_turns() -> int:
+    return notices.tell_idle_turns(services.now())

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI and ReDoc, served from our own static files
     "csp",
     "hosting",
+    "notifications",
     "games",
     "tournaments",
 ]
@@ -83,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "hosting.core.unavailable.DatabaseUnavailableMiddleware",
+    # Inside the database guard (it reads the reader's zone): every page in the reader's zone.
+    "notifications.middleware.ReaderZoneMiddleware",
 ]
 
 ROOT_URLCONF = "hosting.urls"
@@ -101,6 +104,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "hosting.core.context.roles",
+                "notifications.context.bell",
             ],
         },
     },
@@ -326,11 +330,24 @@ CELERY_BEAT_SCHEDULE = {
     # Quick match tables whose wait is over start; idle rooms close.
     "sweep-rooms": {"task": "games.rooms_sweep", "schedule": 5.0},
     "clear-expired-sessions": {"task": "hosting.clear_expired_sessions", "schedule": 3600.0},
+    # Sends the reminders due, arms those coming near, and any e-mail batch whose task was lost.
+    "sweep-notices": {"task": "notifications.sweep", "schedule": 5.0},
+    # In long games, a person whose move has waited NOTIFY_IDLE_TURN_MINUTES is told.
+    "notify-idle-turns": {"task": "games.notify_idle_turns", "schedule": 60.0},
+    # Slot windows closed without agreement take their default rule; no-shows forfeit.
+    "settle-slots": {"task": "tournaments.slots_settle", "schedule": 30.0},
 }
 # A commit arms its deadline's ETA task only when it is this close; the sweep arms the others
 # when they come this close. Most turns end long before their clock does: their tasks are
 # never sent, and the worker never holds thousands of far-off ETA tasks in memory.
 TIMER_ARM_AHEAD_SECONDS = 5.0
+# Notifications (docs/notifications.md): a reminder's ETA task is sent this close to its time
+# (the sweep arms the others as they come near); one e-mail per person gathers the notices of
+# this many seconds; links in e-mails start with SITE_URL.
+NOTIFY_ARM_AHEAD_SECONDS = float(os.environ.get("NOTIFY_ARM_AHEAD_SECONDS", 30))
+NOTIFY_EMAIL_BATCH_SECONDS = float(os.environ.get("NOTIFY_EMAIL_BATCH_SECONDS", 60))
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+NOTIFY_IDLE_TURN_MINUTES = float(os.environ.get("NOTIFY_IDLE_TURN_MINUTES", 30))
 # Beat's own scheduler, which also writes the heartbeat /healthz reads (hosting.heartbeats).
 CELERY_BEAT_SCHEDULER = "hosting.heartbeats:BeatScheduler"
 

@@ -13,6 +13,8 @@ from hosting.accounts import token_pages
 from hosting.accounts import views as accounts
 from hosting.core import errors
 from hosting.core.throttles import limit_posts, posted_username
+from notifications import urls as notification_urls
+from tournaments import calendars
 from tournaments.api import audit as audit_api
 from tournaments.disputes import urls as dispute_urls
 from tournaments.page_urls import live_urls as tournament_live_urls
@@ -27,7 +29,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path(
         "jsi18n/",
-        JavaScriptCatalog.as_view(packages=["hosting", "games", "tournaments"]),
+        JavaScriptCatalog.as_view(packages=["hosting", "notifications", "games", "tournaments"]),
         name="javascript-catalog",
     ),
     path("healthz", health.healthz, name="healthz"),
@@ -68,6 +70,9 @@ urlpatterns = [
     path("api/tournaments/", include("tournaments.urls")),
     path("tournaments/", include("tournaments.page_urls")),
     path("live/tournaments/", include(tournament_live_urls)),
+    path("notifications/", include(notification_urls.page_urls)),
+    path("live/notifications/", include(notification_urls.live_urls)),
+    path("calendar/<str:token>.ics", calendars.private_feed, name="calendar-private"),
     # Keep last: whatever no endpoint above matched under the JSON prefixes is a JSON 404.
     re_path(r"^(?:api|live)/", errors.unknown_endpoint),
 ]

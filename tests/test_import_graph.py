@@ -17,7 +17,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "tournaments", "hosting")
+PACKAGES = ("games", "tournaments", "notifications", "hosting")
 # Each one left says why on the line above it (see docs/architecture.md, "Hooks").
 MOST_IN_FUNCTION_IMPORTS = 5
 

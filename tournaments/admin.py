@@ -311,3 +311,6 @@ class WebhookDeliveryAdmin(ReadOnly):
     list_display = ("created", "endpoint", "event", "status", "attempts", "response_code")
     list_filter = ("status", "event")
     readonly_fields = _all_fields(WebhookDelivery)
+
+
+from tournaments.scheduling import admin as scheduling_admin  # noqa: E402, F401  (registers)

@@ -23,6 +23,9 @@ EVENTS = (
     "dispute.filed",
     "dispute.ruled",
     "tournament.finished",
+    # Public notices and reminders (check-in, pairings, agreed match times), sent by
+    # ``tournaments.notices`` to Discord endpoints only, never through ``emit``.
+    "notice.public",
 )
 
 # Sent after the commit; keyword arguments ``tournament_id``, ``event`` and ``data`` (JSON-ready).

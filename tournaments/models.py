@@ -608,3 +608,7 @@ class OrganiserRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} asks to organise: {self.status}"
+
+
+# Sub-domain models, registered with the tournaments app here (as every model of the app is).
+from tournaments.scheduling.models import MatchSlot, SlotProposal  # noqa: E402, F401

@@ -3,7 +3,8 @@
 from django.urls import path
 
 from hosting.core import converters  # noqa: F401  (registers id)
-from tournaments import live
+from tournaments import calendars, live
+from tournaments.scheduling import views as slot_views
 from tournaments.views import manage as manage_views
 from tournaments.views import organisers as organiser_views
 from tournaments.views import public as views
@@ -22,6 +23,8 @@ urlpatterns = [
     ),
     path("<slug:slug>/", views.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/board", views.tournament_board, name="tournament-board"),
+    path("<slug:slug>/calendar.ics", calendars.tournament_feed, name="tournament-calendar"),
+    path("<slug:slug>/matches/<str:code>/slot", slot_views.slot_page, name="match-slot"),
     path("<slug:slug>/entrants", views.tournament_entrants, name="tournament-entrants"),
     path("<slug:slug>/embed", views.tournament_embed, name="tournament-embed"),
     path("<slug:slug>/register", views.register, name="tournament-page-register"),

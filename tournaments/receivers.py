@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from games.signals import game_finished, runs_game_tournament
 from hosting.core.roles import role_changed
-from tournaments import live
+from notifications import services as notification_services
+from tournaments import live, notices
 from tournaments.core import audit, hooks, permissions
+from tournaments.events import tournament_event
 from tournaments.seasons import services as seasons
 from tournaments.services.results import game_result_recorded
 from tournaments.webhooks import services as webhooks
@@ -21,6 +23,8 @@ def connect() -> None:
     runs_game_tournament.connect(permissions.organises_game, dispatch_uid="tournaments.organises")
     live.connect()
     webhooks.connect()
+    tournament_event.connect(notices.on_tournament_event, dispatch_uid="tournaments.notices")
+    notification_services.connect_discord(notices.post_to_discord)
 
 
 def on_game_finished(sender: object, game_id: int, **kwargs: object) -> None:

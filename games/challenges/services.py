@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -18,6 +19,8 @@ from games import engines, services
 from games.challenges.models import Challenge
 from games.models import GameSession
 from hosting.core.errors import Conflict, Forbidden, NotFound, UserError
+from notifications import services as notices
+from notifications.models import Kind
 
 
 def challenge_send(*, challenger: Any, username: Any, engine: Any) -> Challenge:
@@ -48,12 +51,19 @@ def challenge_send(*, challenger: Any, username: Any, engine: Any) -> Challenge:
                 % {"name": challenged.get_username(), "game": engines.get(engine).name},
                 code="duplicate_challenge",
             )
-        return Challenge.objects.create(
+        challenge = Challenge.objects.create(
             challenger=challenger,
             challenged=challenged,
             engine=engine,
             expires=timezone.now() + timedelta(seconds=settings.CHALLENGE_EXPIRY_SECONDS),
         )
+        about = notices.About(
+            key=f"challenge:{challenge.pk}",
+            label=f"{engines.get(engine).name} · {challenger.get_username()}",
+            url=reverse("challenges"),
+        )
+        notices.notify(challenged, Kind.INVITATION, about, challenge.expires)
+        return challenge
 
 
 def challenge_accept(*, challenge_id: int, user: Any) -> GameSession:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import clocks, fairness, invites, replays
+from games import clocks, fairness, invites, notices, replays
 from games.access import SeatKey
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import ConfigError, StepRng, reshuffled_unseen
@@ -293,6 +293,8 @@ def game_start(*, game_id: int, by: Any) -> GameSession:
             )
         _check_all_claimed(seats)
         deal(game, seats)
+        started_id = game.pk
+        transaction.on_commit(lambda: notices.tell_seated(started_id))
     return game
 
 
@@ -311,6 +313,9 @@ def game_open_seed_window(*, game_id: int, seconds: float, by: Any) -> GameSessi
         if game.status != GameSession.Status.WAITING:
             raise Conflict(_("this game has already started"))
         _check_all_claimed(seats)
+        opened_id = game.pk
+        # Its seated players are told at once: their seeds are awaited, then their moves.
+        transaction.on_commit(lambda: notices.tell_seated(opened_id))
         if _deal_if_all_seeded(game, seats, window=False):
             return game
         ends = core.now() + seconds

@@ -32,8 +32,9 @@ from hosting.core import redis_clients
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "games:"
 # Other audiences share the mechanism on their own channels, keyed in the hub by channel name
-# (a tournament's board: "tournaments:<id>"); games keep their id as the key.
-TOPIC_PREFIXES = ("tournaments:",)
+# (a tournament's board: "tournaments:<id>", a person's notices: "notifications:<user id>");
+# games keep their id as the key.
+TOPIC_PREFIXES = ("tournaments:", "notifications:")
 Key = int | str
 
 

@@ -8,10 +8,14 @@ screenshot to ``var/screenshots/every-page-<name>-<size>.png``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games.rooms import services as rooms
+from notifications import services as notices
+from notifications.models import Kind
 from tests.e2e.a11y import serious_violations
 from tests.e2e.conftest import SCREENSHOTS, sticking_out
 from tests.e2e.games import DESKTOP_OPTIONS, PHONE_OPTIONS, small_targets
@@ -21,6 +25,7 @@ from tests.e2e.tournaments.test_spectators import begun
 from tests.tournaments.builders import report_top_seed_wins, user
 from tournaments import services
 from tournaments.disputes import services as disputes
+from tournaments.models import MatchSlot
 
 GAMES = ("color_clash", "drafting_trios", "dropmix")
 
@@ -54,6 +59,13 @@ def site() -> tuple[list[Visit], dict[str, object]]:
     )
 
     cup = formats["single_elimination"]
+    # A slot the players agree (the Death Match, already played: the page still shows it).
+    MatchSlot.objects.create(
+        match=match,
+        window_opens=timezone.now(),
+        window_closes=timezone.now() + timedelta(days=2),
+    )
+    notices.notify(ec.user, Kind.MATCH_READY, notices.About("match:x", "Disputed Season · DM"))
     visits = [
         Visit("home", "/"),
         Visit("play", "/play/"),
@@ -79,6 +91,10 @@ def site() -> tuple[list[Visit], dict[str, object]]:
         Visit("tournament-new", "/tournaments/new/", who="host"),
         Visit("tournaments-mine", "/tournaments/mine/", who="host"),
         Visit("tokens", "/accounts/tokens/", who="host"),
+        Visit("notices", "/notifications/", who="party"),
+        Visit("notice-settings", "/notifications/settings/", who="host"),
+        Visit("unsubscribe", f"/notifications/unsubscribe/{notices.unsubscribe_token(host)}/"),
+        Visit("slot", f"/tournaments/{season.slug}/matches/{match.code}/slot", who="party"),
         Visit("audit", "/audit/", who="referee"),
         Visit("dispute-file", f"/disputes/new/{season.slug}/{match.code}", who="party"),
         Visit("dispute", f"/disputes/{dispute.pk}/", who="party"),

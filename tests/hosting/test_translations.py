@@ -18,7 +18,7 @@ from tests.catalogues import REQUIRED, compile_catalogues
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("pt_BR", "ru")
-SOURCES = ("manage.py", "hosting", "games", "tournaments", "templates", "locale")
+SOURCES = ("manage.py", "hosting", "notifications", "games", "tournaments", "templates", "locale")
 # The layers without Django: their sentences are marked with a local ``gettext_noop``.
 PURE = ("games/engines", "games/clocks.py", "tournaments/formats", "tournaments/tiebreaks.py")
 

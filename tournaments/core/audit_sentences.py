@@ -61,6 +61,13 @@ PLAIN = {
     "disputes.withdrawn": gettext_lazy("%(actor)s withdrew the dispute on %(match)s"),
     "disputes.ruled": gettext_lazy("%(actor)s ruled on the dispute on %(match)s"),
     "disputes.resumed": gettext_lazy("%(actor)s resumed the game disputed on %(match)s"),
+    "tournaments.slot.opened": gettext_lazy(
+        "%(actor)s let the players of %(match)s agree its time"
+    ),
+    "tournaments.slot.set": gettext_lazy("%(actor)s set the time of %(match)s"),
+    "tournaments.slot.defaulted": gettext_lazy(
+        "%(match)s starts at its window's end: no time was agreed"
+    ),
     "games.clock.paused": gettext_lazy("%(actor)s paused the clocks"),
     "games.clock.resumed": gettext_lazy("%(actor)s resumed the clocks"),
 }
@@ -79,6 +86,12 @@ ABOUT = {
         "%(actor)s started without %(entrant)s, who did not check in"
     ),
     "tournaments.match.forfeited": gettext_lazy("%(winner)s wins %(match)s by forfeit"),
+    "tournaments.slot.proposed": gettext_lazy("%(entrant)s proposed a time for %(match)s"),
+    "tournaments.slot.agreed": gettext_lazy("%(entrant)s accepted a time for %(match)s"),
+    "tournaments.slot.checked_in": gettext_lazy("%(entrant)s checked in for %(match)s"),
+    "tournaments.slot.no_show": gettext_lazy(
+        "%(winner)s wins %(match)s: the opponent did not show up"
+    ),
     "tournaments.season.token_given": gettext_lazy(
         "%(giver)s gave a Token of Life to %(receiver)s"
     ),

@@ -2,7 +2,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0011_organiser_requests")]
+    dependencies = [("tournaments", "0012_match_slots_agreed_by_players")]
 
     operations = [
         migrations.AddField(

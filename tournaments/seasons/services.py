@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,6 +24,8 @@ from games.engines.base import ConfigError
 from games.engines.messages import Message
 from hosting.core.errors import Conflict, Forbidden
 from hosting.core.wording import say
+from notifications import services as notices
+from notifications.models import Kind
 from tournaments import adapters
 from tournaments.core import audit
 from tournaments.core.errors import TournamentUserError
@@ -355,6 +358,18 @@ def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
         pure = _decided(genius.choose_opponent, season, episode_for(episode), ec, dmo)
         _store(episode, pure, season)
         audit.log(tournament, by, "season.opponent_chosen", episode=episode.number, ec=ec, dmo=dmo)
+        # The cast is told (and the season's Discord: a public fact of the show).
+        cast = Entrant.objects.filter(tournament=tournament, eliminated_in__isnull=True)
+        notices.notify_many(
+            list(cast.values_list("user_id", flat=True)),
+            Kind.DMO_CHOSEN,
+            notices.About(
+                key=f"episode-dmo-chosen:{episode.pk}:{ec}",
+                label=f"{tournament.name} · {episode.number}",
+                url=reverse("tournament-detail", args=[tournament.slug]),
+                tournament_id=tournament.pk,
+            ),
+        )
         if len(pure.dmos) == len(pure.ecs):
             episode.status = Status.DEATH_MATCH
             _create_death_matches(tournament, episode)

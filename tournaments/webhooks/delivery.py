@@ -33,11 +33,13 @@ from django.utils.translation import gettext as _
 from standardwebhooks.webhooks import Webhook
 
 from hosting.core.errors import UserError
+from notifications import kinds as notice_kinds
 from tournaments.models import WebhookDelivery, WebhookEndpoint
 from tournaments.webhooks import targets
 
 log = logging.getLogger(__name__)
 
+NOTICE_EVENT = "notice.public"  # a public notice for a Discord channel (tournaments.notices)
 TEST_EVENT = "webhook.test"  # what "send test" sends; no endpoint subscribes to it
 Status = WebhookDelivery.Status
 
@@ -173,6 +175,11 @@ def _score(value: float) -> str:
 
 def discord_message(event: str, data: dict[str, Any]) -> str:
     """One line a channel reads: what happened, in the endpoint's language."""
+    if event == NOTICE_EVENT:  # a public notice (tournaments.notices): kind, label and time
+        notice = data["notice"]
+        when = notice.get("when")
+        moment = datetime.fromtimestamp(when, tz=UTC) if when is not None else None
+        return notice_kinds.discord_text(notice["kind"], notice["label"], moment)
     tournament = data["tournament"]["name"]
     match = data.get("match") or {}
     names = {

@@ -26,6 +26,9 @@ EVENT_LABELS = {
     "dispute.filed": gettext_lazy("A dispute is filed"),
     "dispute.ruled": gettext_lazy("A dispute is ruled on"),
     "tournament.finished": gettext_lazy("The tournament finishes"),
+    "notice.public": gettext_lazy(
+        "Public reminders: check-in, pairings, agreed match times (Discord)"
+    ),
 }
 DELIVERIES_SHOWN = 20  # per endpoint; the API pages through all of them
 
