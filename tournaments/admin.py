@@ -17,17 +17,23 @@ from hosting.core.safe_admin import ReadOnly, ReadOnlyInline, through_service
 from tournaments import services
 from tournaments.models import (
     AuditEntry,
+    Confessional,
     Dispute,
     DisputeComment,
     Entrant,
     Episode,
+    GarnetTransfer,
+    Handout,
     LedgerEntry,
     Match,
     MatchGame,
     OrganiserRequest,
     Round,
+    RuleQuestion,
+    RulesVersion,
     SealedSubmission,
     Stage,
+    TokenEntry,
     Tournament,
     WebhookDelivery,
     WebhookEndpoint,
@@ -281,6 +287,50 @@ class LedgerEntryAdmin(ReadOnly):
     list_display = ("tournament", "kind", "entrant", "amount", "currency", "to", "reason", "at")
     list_filter = ("kind", "currency")
     readonly_fields = _all_fields(LedgerEntry)
+
+
+# -- a season's extras: hidden texts (handouts, confessionals, private transfers) are never
+# listed; a staff admin runs every tournament and so may open one row to read it.
+
+
+@admin.register(TokenEntry)
+class TokenEntryAdmin(ReadOnly):
+    list_display = ("tournament", "episode", "entrant", "kind", "count", "at")
+    list_filter = ("kind",)
+    readonly_fields = _all_fields(TokenEntry)
+
+
+@admin.register(GarnetTransfer)
+class GarnetTransferAdmin(ReadOnly):
+    list_display = ("tournament", "pk", "status", "private", "created")
+    list_filter = ("status", "private")
+    readonly_fields = _all_fields(GarnetTransfer)
+
+
+@admin.register(RulesVersion)
+class RulesVersionAdmin(ReadOnly):
+    list_display = ("tournament", "number", "change", "at")
+    readonly_fields = _all_fields(RulesVersion)
+
+
+@admin.register(RuleQuestion)
+class RuleQuestionAdmin(ReadOnly):
+    list_display = ("tournament", "pk", "status", "created")
+    list_filter = ("status",)
+    readonly_fields = _all_fields(RuleQuestion)
+
+
+@admin.register(Handout)
+class HandoutAdmin(ReadOnly):
+    list_display = ("tournament", "pk", "episode", "created")
+    readonly_fields = ("tournament", "title", "text", "episode", "by", "created")
+    exclude = ("recipients",)
+
+
+@admin.register(Confessional)
+class ConfessionalAdmin(ReadOnly):
+    list_display = ("tournament", "pk", "episode", "at")
+    readonly_fields = _all_fields(Confessional)
 
 
 # -- webhooks (the signing secret is the organiser's: never shown here) -----------------------

@@ -410,6 +410,8 @@ class LedgerEntry(models.Model):
     currency = models.CharField(max_length=20, default="garnets")
     reason = models.CharField(max_length=200)
     episode = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Seen only by the two players and the hosts (a private garnet transfer).
+    private = models.BooleanField(default=False)
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -604,3 +606,171 @@ class OrganiserRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} asks to organise: {self.status}"
+
+
+# -- a Genius season's extras: tokens remembered, transfers, rules, handouts, confessionals --
+
+
+class TokenEntry(models.Model):
+    """Tokens of Life, append-only: won, given, received, used, expired or lost with their
+    holder, per episode. What a player holds is the sum; the board remembers it all season."""
+
+    class Kind(models.TextChoices):
+        WON = "won", _("Won")
+        GIVEN = "given", _("Given")
+        RECEIVED = "received", _("Received")
+        USED = "used", _("Used")
+        EXPIRED = "expired", _("Expired")
+        LOST = "lost", _("Lost with its holder")
+
+    # What each kind does to the holder's count.
+    SIGN = {"won": 1, "received": 1, "given": -1, "used": -1, "expired": -1, "lost": -1}
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tokens")
+    episode = models.PositiveSmallIntegerField()
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="token_entries")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    count = models.PositiveSmallIntegerField(default=1)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+        verbose_name_plural = "token entries"
+
+    def __str__(self) -> str:
+        return f"{self.entrant} {self.kind} {self.count} ToL in episode {self.episode}"
+
+
+class GarnetTransfer(models.Model):
+    """A player's offer of garnets to another; the ledger entry is written once it is done
+    (at once, on the receiver's acceptance or on the host's approval, by the season's rule).
+    A private transfer is seen only by its two players and the hosts."""
+
+    class Status(models.TextChoices):
+        AWAITING_RECEIVER = "awaiting_receiver", _("Awaiting the receiver")
+        AWAITING_HOST = "awaiting_host", _("Awaiting the host")
+        DONE = "done", _("Done")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="garnet_transfers"
+    )
+    sender = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="transfers_sent")
+    receiver = models.ForeignKey(
+        Entrant, on_delete=models.PROTECT, related_name="transfers_received"
+    )
+    amount = models.PositiveIntegerField()
+    reason = models.CharField(max_length=200, blank=True)
+    private = models.BooleanField(default=False)
+    status = models.CharField(max_length=20, choices=Status.choices)
+    episode = models.PositiveSmallIntegerField(null=True, blank=True)
+    ledger_entry = models.OneToOneField(
+        "LedgerEntry", null=True, blank=True, on_delete=models.PROTECT, related_name="offer"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"transfer {self.pk}: {self.amount} ({self.status})"
+
+
+class RulesVersion(models.Model):
+    """A season's rules as published, versioned: each change is a new row (the change log)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rules_versions"
+    )
+    number = models.PositiveSmallIntegerField()
+    text = models.TextField(blank=True)
+    change = models.CharField(max_length=300, help_text="What changed, for the change log")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_rules_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} rules v{self.number}"
+
+
+class RuleQuestion(models.Model):
+    """A player's question to the hosts: answered privately, or published as a clarification
+    on the rules page (anonymised on request), which makes a new rules version."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ANSWERED = "answered", _("Answered privately")
+        PUBLISHED = "published", _("Published as a clarification")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rule_questions"
+    )
+    asker = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="rule_questions")
+    text = models.TextField(max_length=2000)
+    answer = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    anonymous = models.BooleanField(default=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    rules_version = models.ForeignKey(
+        RulesVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="clarifications"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"question {self.pk} ({self.status})"
+
+
+class Handout(models.Model):
+    """Extra information a host gives one or more players: hidden information, seen only by
+    its recipients and the hosts (and, if the season says so, everyone after the season)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="handouts")
+    recipients = models.ManyToManyField(Entrant, related_name="handouts")
+    title = models.CharField(max_length=120)
+    text = models.TextField(max_length=10000)
+    episode = models.PositiveSmallIntegerField(null=True, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"handout {self.pk}"
+
+
+class Confessional(models.Model):
+    """One entry of a player's private diary: the hosts read it live; everyone after the
+    season only if the season's rules say so."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="confessionals"
+    )
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="confessionals")
+    episode = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField(max_length=5000)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"confessional {self.pk}"

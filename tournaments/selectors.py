@@ -37,6 +37,8 @@ from tournaments.payloads import (
     summary_payload,
 )
 from tournaments.seasons import services as seasons
+from tournaments.seasons import story
+from tournaments.seasons import tokens as token_record
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -174,7 +176,8 @@ def detail(slug: str) -> dict[str, Any]:
         payload["episodes"] = [episode_payload(e) for e in tournament.episodes.all()]
         # The season rules (and so the currency) are checked when the season starts.
         started = bool(tournament.stages.all())
-        payload["balances"] = seasons.balances(tournament) if started else {}
+        # Public: private transfers are left out (seen by their two players and the hosts).
+        payload["balances"] = seasons.public_balances(tournament) if started else {}
     return payload
 
 
@@ -224,6 +227,7 @@ def season_board(tournament: Tournament, picture: dict[str, Any]) -> dict[str, A
     episodes = picture.get("episodes", [])
     current = episodes[-1] if episodes else None
     tokens = current["tokens"] if current else {}
+    remembered = token_record.history(tournament)
     balances = picture.get("balances", {})
     matches_by_episode: dict[int, list[dict[str, Any]]] = {}
     for stage in picture["stages"]:
@@ -246,12 +250,19 @@ def season_board(tournament: Tournament, picture: dict[str, Any]) -> dict[str, A
             "eliminated_in": e["eliminated_in"],
             "champion": e["id"] == champion,
             "tokens": tokens.get(str(e["id"]), tokens.get(e["id"], 0)),
+            # The season's Tokens of Life (ToL) with this player: won or received, given, used.
+            "tokens_won": remembered.get(e["id"], {}).get("won", 0)
+            + remembered.get(e["id"], {}).get("received", 0),
+            "tokens_given": remembered.get(e["id"], {}).get("given", 0),
+            "tokens_used": remembered.get(e["id"], {}).get("used", 0),
             "garnets": balances.get(e["id"], balances.get(str(e["id"]), 0)),
         }
         for e in picture["entrants"]
         if e["status"] in adapters.ACTIVE
     ]
-    ledger = tournament.ledger.select_related("entrant", "to").order_by("pk")
+    ledger = tournament.ledger.filter(private=False).select_related("entrant", "to")
+    ledger = ledger.order_by("pk")
+    stories = story.stories(tournament, episodes, names, list(ledger))
     return {
         "cast": cast,
         "ledger": list(ledger),
@@ -272,6 +283,7 @@ def season_board(tournament: Tournament, picture: dict[str, Any]) -> dict[str, A
                     if e["eliminated_in"] == episode["number"]
                 ],
                 "answers": answers.get(episode["number"], []),
+                "story": stories.get(episode["number"], []),
             }
             for episode in reversed(episodes)
         ],

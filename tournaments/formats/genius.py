@@ -33,6 +33,8 @@ LABEL = "Genius season"
 
 EC_RULES = ("chosen_by_winners", "mm_loser")
 ON_ELIMINATION = ("confiscated", "to_dm_winner")
+TRANSFERS = ("immediate", "receiver_accepts", "host_approves")
+TRANSFER_VISIBILITY = ("public", "private", "choice")
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,16 @@ class SeasonRules:
     final_best_of: int = 3
     currency: str = GARNETS
     sealed_edits: bool = True  # a sealed MM answer may be replaced until the deadline
+    # A garnet transfer between players: done at once, once the receiver accepts, or once
+    # the host approves; public, private (the two players and the hosts), or the payer's choice.
+    transfers: Literal["immediate", "receiver_accepts", "host_approves"] = "immediate"
+    transfer_visibility: Literal["public", "private", "choice"] = "public"
+    # Tokens of Life: spare ones carry over to the next episode (one is used per episode in
+    # which it protects its holder); otherwise a token lasts the episode it was won in.
+    tokens_carry_over: bool = False
+    # After the season: everyone reads the confessionals; the lounge shows the handouts.
+    confessionals_after_season: bool = False
+    handouts_after_season: bool = True
 
     def __post_init__(self) -> None:
         if self.ec_rule not in EC_RULES:
@@ -112,6 +124,17 @@ class SeasonRules:
                     currency=self.currency,
                 )
             )
+        _choice("transfers", self.transfers, TRANSFERS)
+        _choice("transfer_visibility", self.transfer_visibility, TRANSFER_VISIBILITY)
+        for name in ("tokens_carry_over", "confessionals_after_season", "handouts_after_season"):
+            if not isinstance(getattr(self, name), bool):
+                raise FormatError(
+                    Message(
+                        gettext_noop("{name} is true or false, got {value!r}"),
+                        name=name,
+                        value=getattr(self, name),
+                    )
+                )
         if not isinstance(self.sealed_edits, bool):
             raise FormatError(
                 Message(
@@ -119,6 +142,18 @@ class SeasonRules:
                     sealed_edits=self.sealed_edits,
                 )
             )
+
+
+def _choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise FormatError(
+            Message(
+                gettext_noop("{name} must be one of {choices}: {value!r}"),
+                name=name,
+                choices=", ".join(choices),
+                value=value,
+            )
+        )
 
 
 def _nonzero(mapping: Mapping[int, int]) -> dict[int, int]:

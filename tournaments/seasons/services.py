@@ -40,6 +40,7 @@ from tournaments.models import (
     Stage,
     Tournament,
 )
+from tournaments.seasons import tokens as token_record
 from tournaments.services.matches import DMO_TIE_DECISIONS, open_match
 from tournaments.services.stages import withdraw_no_shows
 
@@ -95,7 +96,8 @@ def episode_for(episode: Episode) -> genius.Episode:
     )
 
 
-def ledger_for(tournament: Tournament) -> ledger.Ledger:
+def ledger_for(tournament: Tournament, *, public: bool = False) -> ledger.Ledger:
+    rows = tournament.ledger.filter(private=False) if public else tournament.ledger
     return tuple(
         ledger.LedgerEntry(
             kind=e.kind,
@@ -106,7 +108,7 @@ def ledger_for(tournament: Tournament) -> ledger.Ledger:
             currency=e.currency,
             episode=e.episode,
         )
-        for e in tournament.ledger.order_by("pk")
+        for e in rows.order_by("pk")
     )
 
 
@@ -290,8 +292,11 @@ def main_match_record(*, episode: Episode, by: Any, winners: list[int], losers: 
         if episode.status != Status.MAIN_MATCH:
             raise Conflict(_("this episode's main match is already decided"))
         rules = rules_for(tournament)
-        season = season_for(tournament)
+        # Tokens carried over from the episode before (``tokens_carry_over``) count here.
+        season = season_for(tournament, episode)
+        held_before = dict(season.tokens)
         season, pure = _decided(genius.main_match, season, episode.number, winners, losers, rules)
+        token_record.won(tournament, episode.number, held_before, dict(season.tokens))
         if genius.candidates_follow_from_result(pure, rules):
             pure = _decided(genius.name_elimination_candidates, pure, rules)
         pure = _waive_impossible_gift(season, pure)
@@ -335,6 +340,7 @@ def token_give(*, episode: Episode, by: Any, giver: int, receiver: int) -> None:
         _store(episode, pure, season)
         episode.status = _next_status(pure)
         episode.save()
+        token_record.given(tournament, episode.number, giver, receiver)
         audit.log(tournament, by, "season.token_given", episode=episode.number, to=receiver)
 
 
@@ -517,6 +523,9 @@ def match_decided(match: Match) -> None:
     episode.status = Status.FINISHED
     episode.save(update_fields=["status"])
     Round.objects.filter(pk=match.round_id).update(status=Round.Status.FINISHED)
+    carried = token_record.settle_episode(
+        tournament, episode, carry_over=rules_for(tournament).tokens_carry_over
+    )
     following = season_for(tournament)
     if following.stage == "final":
         final = Episode.objects.create(
@@ -525,9 +534,10 @@ def match_decided(match: Match) -> None:
             kind=Episode.Kind.FINAL,
             status=Status.DEATH_MATCH,
         )
+        token_record.expire_all(tournament, episode.number)
         _create_final(tournament, final, following.players)
     else:
-        Episode.objects.create(tournament=tournament, number=episode.number + 1)
+        Episode.objects.create(tournament=tournament, number=episode.number + 1, tokens=carried)
 
 
 def eliminate_loser(
@@ -546,6 +556,7 @@ def eliminate_loser(
         episode=episode.number,
     )
     append_ledger(tournament, before, after)
+    token_record.lost(tournament, episode, result.loser)
     Entrant.objects.filter(pk=result.loser).update(eliminated_in=episode.number)
     audit.log(
         tournament,
@@ -635,3 +646,9 @@ def ledger_record(
 
 def balances(tournament: Tournament) -> dict[int, int]:
     return ledger.balances(ledger_for(tournament), rules_for(tournament).currency)
+
+
+def public_balances(tournament: Tournament) -> dict[int, int]:
+    """Balances as everyone may see them: private transfers left out (their two players and
+    the hosts see the whole ledger, ``balances``)."""
+    return ledger.balances(ledger_for(tournament, public=True), rules_for(tournament).currency)
