@@ -7,6 +7,7 @@ from tournaments import live
 from tournaments.views import manage as manage_views
 from tournaments.views import organisers as organiser_views
 from tournaments.views import public as views
+from tournaments.views import season_desk
 from tournaments.webhooks import views as webhook_pages
 
 urlpatterns = [
@@ -28,6 +29,10 @@ urlpatterns = [
     path("<slug:slug>/withdraw", views.withdraw, name="tournament-page-withdraw"),
     path("<slug:slug>/check-in", views.check_in, name="tournament-page-check-in"),
     path("<slug:slug>/garnets", views.transfer, name="tournament-page-transfer"),
+    path("<slug:slug>/rules", season_desk.rules_page, name="season-rules"),
+    path("<slug:slug>/desk", season_desk.desk, name="season-desk"),
+    path("<slug:slug>/desk/<str:action>", season_desk.desk_action, name="season-desk-action"),
+    path("<slug:slug>/lounge", season_desk.lounge, name="season-lounge"),
     path(
         "<slug:slug>/episodes/<int:number>/submit",
         views.sealed_submit,

@@ -626,7 +626,17 @@ def ledger_record(
             raise TournamentUserError(_("every entrant in a ledger entry must be in this season"))
         if kind == "transfer" and to is None:
             raise TournamentUserError(_('a transfer needs "to": the entrant who receives it'))
-        currency = rules_for(tournament).currency
+        rules = rules_for(tournament)
+        currency = rules.currency
+        if (
+            kind == "transfer"
+            and not runs(tournament, by)
+            and (rules.transfers != "immediate" or rules.transfer_visibility != "public")
+        ):
+            # Acceptance, approval or privacy: the offer path (``seasons.transfers``) keeps them.
+            raise Conflict(
+                _("this season's transfers are offers: make one on the season desk or /transfers")
+            )
         operations = {
             "award": lambda led: ledger.award(led, entrant, amount, reason, currency=currency),
             "spend": lambda led: ledger.spend(led, entrant, amount, reason, currency=currency),

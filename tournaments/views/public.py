@@ -39,6 +39,7 @@ from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
 from tournaments.seasons import services as seasons
+from tournaments.seasons import transfers
 from tournaments.selectors import or_404
 from tournaments.templatetags.tournament_pages import FORMATS, TOURNAMENT_STATUS
 
@@ -455,24 +456,37 @@ def opponent(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 class TransferForm(forms.Form):
     to = forms.IntegerField(min_value=1, max_value=MAX_ID)
     amount = forms.IntegerField(min_value=1, max_value=MAX_INT)
-    reason = forms.CharField(max_length=200)
+    reason = forms.CharField(max_length=200, required=False)
+    private = forms.BooleanField(required=False)
 
 
 @require_POST
 def transfer(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player's garnet transfer: an offer by the season's rule (``seasons.transfers``)."""
     form = TransferForm(request.POST)
+    made: list[Any] = []
 
     def pay(tournament: Tournament) -> None:
         if not form.is_valid():
-            raise UserError(str(_("A transfer names who receives it, an amount and a reason.")))
-        seasons.ledger_record(
-            tournament=tournament,
-            by=request.user,
-            kind="transfer",
-            entrant=_mine(tournament, request.user).pk,
-            amount=form.cleaned_data["amount"],
-            reason=form.cleaned_data["reason"],
-            to=selectors.entrant(tournament, form.cleaned_data["to"]).pk,
+            raise UserError(str(_("A transfer names who receives it and an amount.")))
+        rules = seasons.rules_for(tournament)
+        made.append(
+            transfers.offer(
+                tournament=tournament,
+                by=request.user,
+                sender=_mine(tournament, request.user),
+                receiver=selectors.entrant(tournament, form.cleaned_data["to"]),
+                amount=form.cleaned_data["amount"],
+                reason=form.cleaned_data["reason"],
+                private=form.cleaned_data["private"]
+                if rules.transfer_visibility == "choice"
+                else None,
+            )
         )
 
-    return _acted(request, slug, pay, _("The garnets are transferred."))
+    def done() -> Any:
+        if made and made[0].status != "done":
+            return _("The transfer is offered; it is done once accepted or approved.")
+        return _("The garnets are transferred.")
+
+    return _acted(request, slug, pay, done)
