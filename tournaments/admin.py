@@ -284,9 +284,14 @@ class SealedSubmissionAdmin(ReadOnly):
 class LedgerEntryAdmin(ReadOnly):
     """Append-only: corrections are new entries, made through the ledger service."""
 
-    list_display = ("tournament", "kind", "entrant", "amount", "currency", "to", "reason", "at")
-    list_filter = ("kind", "currency")
+    list_display = ("tournament", "kind", "entrant", "amount", "currency", "to", "said", "at")
+    list_filter = ("kind", "currency", "private")
     readonly_fields = _all_fields(LedgerEntry)
+
+    @admin.display(description=_("reason"))
+    def said(self, entry: LedgerEntry) -> str:
+        # A private transfer's reason is read on its own row, never in the list.
+        return str(_("private")) if entry.private else entry.reason
 
 
 # -- a season's extras: hidden texts (handouts, confessionals, private transfers) are never

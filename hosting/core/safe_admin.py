@@ -35,6 +35,7 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "tournaments.confessional": frozenset({"text"}),
     "tournaments.garnettransfer": frozenset({"reason", "amount", "sender", "receiver"}),
     "tournaments.rulequestion": frozenset({"text", "answer"}),
+    "tournaments.ledgerentry": frozenset({"reason"}),
 }
 
 

@@ -41,6 +41,13 @@ PLAIN = {
     "tournaments.season.final_paired": gettext_lazy("The season's final was paired"),
     "tournaments.season.episode_reset": gettext_lazy("%(actor)s reset the episode"),
     "tournaments.season.episode_removed": gettext_lazy("%(actor)s removed the episode"),
+    "tournaments.season.question.asked": gettext_lazy("%(actor)s asked the hosts a rule question"),
+    "tournaments.season.question.answered": gettext_lazy(
+        "%(actor)s answered a rule question privately"
+    ),
+    "tournaments.season.question.published": gettext_lazy(
+        "%(actor)s published an answer as a clarification"
+    ),
     "tournaments.webhook.created": gettext_lazy("%(actor)s added a webhook"),
     "tournaments.webhook.edited": gettext_lazy("%(actor)s changed a webhook"),
     "tournaments.webhook.deleted": gettext_lazy("%(actor)s deleted a webhook"),
@@ -77,6 +84,9 @@ ABOUT = {
     "tournaments.season.eliminated": gettext_lazy("%(entrant)s was eliminated"),
     "tournaments.season.won": gettext_lazy("%(entrant)s won the season"),
     "tournaments.season.reinstated": gettext_lazy("%(actor)s put %(entrant)s back in the season"),
+    "tournaments.season.confessional.written": gettext_lazy(
+        "%(entrant)s wrote a confessional entry"
+    ),
 }
 
 
@@ -153,6 +163,20 @@ def sentence(entry: AuditEntry, names: dict[int, tuple[str, int | None]]) -> str
             **words,
             "amount": data.get("amount", ""),
         }
+    if action.startswith("tournaments.season.transfer."):
+        return _transfer(action.rsplit(".", 1)[1], data, words)
+    if action == "tournaments.season.rules.changed":
+        return _("%(actor)s published version %(version)s of the rules") % {
+            **words,
+            "version": data.get("version", ""),
+        }
+    if action == "tournaments.season.handout.given":
+        count = len(data.get("recipients") or [])
+        return ngettext(
+            "%(actor)s gave a handout to %(count)s player",
+            "%(actor)s gave a handout to %(count)s players",
+            count,
+        ) % {**words, "count": count}
     if action in ("hosting.role.granted", "hosting.role.revoked"):
         template = (
             _("%(actor)s made %(user)s %(role)s")
@@ -178,6 +202,25 @@ def sentence(entry: AuditEntry, names: dict[int, tuple[str, int | None]]) -> str
     if action in PLAIN:
         return str(PLAIN[action]) % _defaulted(words)
     return _("%(actor)s: %(action)s") % {**words, "action": action}
+
+
+def _transfer(step: str, data: dict[str, Any], words: dict[str, Any]) -> str:
+    """A garnet transfer's step; a private one's entry names neither its players nor amount."""
+    if data.get("private"):
+        private = {
+            "offered": _("%(actor)s offered a private garnet transfer"),
+            "done": _("A private garnet transfer was done"),
+            "declined": _("%(actor)s declined a private garnet transfer"),
+            "withdrawn": _("%(actor)s withdrew a private garnet transfer"),
+        }
+        return private.get(step, private["done"]) % words
+    said = {
+        "offered": _("%(entrant)s offered %(amount)s garnets to %(to)s"),
+        "done": _("%(entrant)s transferred %(amount)s garnets to %(to)s"),
+        "declined": _("%(actor)s declined the transfer of %(amount)s garnets to %(to)s"),
+        "withdrawn": _("%(actor)s withdrew the transfer of %(amount)s garnets to %(to)s"),
+    }
+    return said.get(step, said["done"]) % {**_defaulted(words), "amount": data.get("amount", "")}
 
 
 def _defaulted(words: dict[str, Any]) -> dict[str, Any]:
