@@ -23,11 +23,13 @@ from tournaments.formats import ledger, repair
 from tournaments.models import (
     Entrant,
     Episode,
+    GarnetTransfer,
     LedgerEntry,
     Match,
     MatchGame,
     Round,
     Stage,
+    TokenEntry,
     Tournament,
 )
 from tournaments.seasons.services import ledger_for
@@ -56,6 +58,9 @@ def tournament_problems(tournament: Tournament) -> list[str]:
     if tournament.format == "genius":
         found += _ledger(tournament)
         found += _settlements(tournament)
+        found += _tokens(tournament)
+        found += _transfers(tournament)
+        found += _season_records(tournament)
     return found
 
 
@@ -306,3 +311,66 @@ def _summed(tournament: Tournament, currency: str) -> dict[int, int]:
     add(rows.exclude(kind="award"), "entrant", -1)
     add(rows.filter(to__isnull=False), "to", 1)
     return totals
+
+
+def _tokens(tournament: Tournament) -> list[str]:
+    """Tokens of Life: nobody's record goes below zero."""
+    found = []
+    running: dict[int, int] = {}
+    for entry in tournament.tokens.order_by("pk"):
+        running[entry.entrant_id] = (
+            running.get(entry.entrant_id, 0) + TokenEntry.SIGN[entry.kind] * entry.count
+        )
+        if running[entry.entrant_id] < 0:
+            found.append(
+                f"token entry {entry.pk} ({entry.kind} in episode {entry.episode}) leaves "
+                f"entrant {entry.entrant_id} holding {running[entry.entrant_id]} ToL"
+            )
+    # The record is what the board remembers; the episode's own ``tokens`` are what the pure
+    # rules read. A dispute ruling that reopens an episode moves the latter only, so the two
+    # are compared only by the season test, not here.
+    return found
+
+
+def _transfers(tournament: Tournament) -> list[str]:
+    """A done transfer has its one ledger entry (same players, amount and privacy); one not
+    done has none."""
+    found = []
+    for transfer in tournament.garnet_transfers.select_related("ledger_entry"):
+        entry = transfer.ledger_entry
+        if transfer.status != GarnetTransfer.Status.DONE:
+            if entry is not None:
+                found.append(f"transfer {transfer.pk} is {transfer.status} but has a ledger entry")
+            continue
+        if entry is None:
+            found.append(f"transfer {transfer.pk} is done but has no ledger entry")
+        elif (entry.entrant_id, entry.to_id, entry.amount, entry.private) != (
+            transfer.sender_id,
+            transfer.receiver_id,
+            transfer.amount,
+            transfer.private,
+        ):
+            found.append(f"transfer {transfer.pk} and its ledger entry {entry.pk} disagree")
+    return found
+
+
+def _season_records(tournament: Tournament) -> list[str]:
+    """Rules versions are numbered 1, 2, …; a published question names its version; every
+    handout, confessional and question belongs to an entrant of this season."""
+    found = []
+    numbers = list(tournament.rules_versions.order_by("number").values_list("number", flat=True))
+    if numbers != list(range(1, len(numbers) + 1)):
+        found.append(f"the rules versions are numbered {numbers}, not 1 to {len(numbers)}")
+    for question in tournament.rule_questions.all():
+        if (question.status == "published") != (question.rules_version_id is not None):
+            found.append(
+                f"question {question.pk} is {question.status} but its rules version says otherwise"
+            )
+        if question.asker.tournament_id != tournament.pk:
+            found.append(f"question {question.pk} was asked by an entrant of another tournament")
+    strangers = Entrant.objects.exclude(tournament=tournament)
+    if tournament.handouts.filter(recipients__in=strangers).exists():
+        found.append("a handout goes to an entrant of another tournament")
+    if tournament.confessionals.filter(entrant__in=strangers).exists():
+        found.append("a confessional belongs to an entrant of another tournament")
+    return found
