@@ -326,6 +326,8 @@ CELERY_BEAT_SCHEDULE = {
     # Quick match tables whose wait is over start; idle rooms close.
     "sweep-rooms": {"task": "games.rooms_sweep", "schedule": 5.0},
     "clear-expired-sessions": {"task": "hosting.clear_expired_sessions", "schedule": 3600.0},
+    # A season's activity checks past their cut-off (the safety net under their ETA tasks).
+    "sweep-activity-checks": {"task": "tournaments.sweep_activity_checks", "schedule": 30.0},
 }
 # A commit arms its deadline's ETA task only when it is this close; the sweep arms the others
 # when they come this close. Most turns end long before their clock does: their tasks are

@@ -16,6 +16,8 @@ from hosting.core.errors import UserError
 from hosting.core.safe_admin import ReadOnly, ReadOnlyInline, through_service
 from tournaments import services
 from tournaments.models import (
+    ActivityCheck,
+    ActivityCheckIn,
     AuditEntry,
     Confessional,
     Dispute,
@@ -330,6 +332,19 @@ class HandoutAdmin(ReadOnly):
     list_display = ("tournament", "pk", "episode", "created")
     readonly_fields = ("tournament", "title", "text", "episode", "by", "created")
     exclude = ("recipients",)
+
+
+@admin.register(ActivityCheck)
+class ActivityCheckAdmin(ReadOnly):
+    list_display = ("tournament", "episode", "cutoff", "policy", "status", "applied_at")
+    list_filter = ("status", "policy")
+    readonly_fields = _all_fields(ActivityCheck)
+
+
+@admin.register(ActivityCheckIn)
+class ActivityCheckInAdmin(ReadOnly):
+    list_display = ("activity_check", "entrant", "at")
+    readonly_fields = _all_fields(ActivityCheckIn)
 
 
 @admin.register(Confessional)

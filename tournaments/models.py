@@ -774,3 +774,55 @@ class Confessional(models.Model):
 
     def __str__(self) -> str:
         return f"confessional {self.pk}"
+
+
+class ActivityCheck(models.Model):
+    """Before an episode, the players still in check in by a cut-off; at the cut-off (a Celery
+    task, ``seasons.activity``) the season's policy is applied to each no-show."""
+
+    class Policy(models.TextChoices):
+        WARNING = "warning", _("A warning")
+        FINE = "fine", _("A garnet fine")
+        ELIMINATE = "eliminate", _("Elimination")
+        REPLACE = "replace", _("Replacement by a waiting player")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        APPLIED = "applied", _("Applied")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="activity_checks"
+    )
+    episode = models.PositiveSmallIntegerField()
+    cutoff = models.DateTimeField()
+    policy = models.CharField(max_length=10, choices=Policy.choices)
+    fine = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    # entrant id -> what the policy did to them ("warned", "fined 3", "eliminated", ...)
+    outcome = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+        indexes = [models.Index(fields=["status", "cutoff"], name="activity_due")]
+
+    def __str__(self) -> str:
+        return f"activity check {self.pk} ({self.status})"
+
+
+class ActivityCheckIn(models.Model):
+    activity_check = models.ForeignKey(
+        ActivityCheck, on_delete=models.CASCADE, related_name="check_ins"
+    )
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="activity")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["activity_check_id", "at"]
+        constraints = [
+            models.UniqueConstraint(fields=["activity_check", "entrant"], name="one_check_in_each"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} checked in"

@@ -67,6 +67,16 @@ urlpatterns = [
         name="season-confessionals",
     ),
     path("<slug:slug>/lounge", extras_api.LoungeView.as_view(), name="season-lounge-api"),
+    path(
+        "<slug:slug>/activity-checks",
+        extras_api.ActivityChecksView.as_view(),
+        name="season-activity-checks",
+    ),
+    path(
+        "<slug:slug>/activity-checks/<id:check_id>/check-in",
+        extras_api.ActivityCheckInView.as_view(),
+        name="season-activity-check-in",
+    ),
     path("<slug:slug>/webhooks", webhook_api.WebhookListView.as_view(), name="api-webhooks"),
     path(
         "<slug:slug>/webhooks/<id:hook_id>",

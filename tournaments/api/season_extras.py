@@ -24,6 +24,7 @@ from tournaments import selectors
 from tournaments.api.common import TournamentAPIView
 from tournaments.api.inputs import count_field, id_field
 from tournaments.models import (
+    ActivityCheck,
     Confessional,
     GarnetTransfer,
     Handout,
@@ -31,7 +32,7 @@ from tournaments.models import (
     RulesVersion,
     Tournament,
 )
-from tournaments.seasons import confessionals, handouts, questions, transfers
+from tournaments.seasons import activity, confessionals, handouts, questions, transfers
 
 # -- bodies -----------------------------------------------------------------------------------
 
@@ -397,3 +398,70 @@ class LoungeView(TournamentAPIView):
                 "confessionals": [confessional_payload(c) for c in shown["confessionals"]],
             }
         )
+
+
+class ActivityCheckOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    episode = serializers.IntegerField()
+    cutoff = serializers.DateTimeField()
+    policy = Text()
+    status = Text()
+    checked_in = serializers.ListField(child=serializers.IntegerField())
+    outcome = serializers.DictField(child=Text())
+
+
+def activity_payload(check: ActivityCheck) -> dict[str, Any]:
+    return {
+        "id": check.pk,
+        "episode": check.episode,
+        "cutoff": check.cutoff,
+        "policy": check.policy,
+        "status": check.status,
+        "checked_in": sorted(check.check_ins.values_list("entrant_id", flat=True)),
+        "outcome": check.outcome,
+    }
+
+
+class ActivityInput(serializers.Serializer):
+    cutoff = serializers.DateTimeField()
+
+
+@extend_schema_view(
+    get=operation(
+        ActivityCheckOut(many=True), summary="The season's activity checks", errors=READ_ERRORS
+    ),
+    post=operation(
+        ActivityCheckOut,
+        request=ActivityInput,
+        status=201,
+        summary="Open an activity check with its cut-off",
+    ),
+)
+class ActivityChecksView(TournamentAPIView):
+    def get(self, request: Request, slug: str) -> Response:
+        checks = _tournament(request, slug).activity_checks.order_by("pk")
+        return Response([activity_payload(c) for c in checks])
+
+    def post(self, request: Request, slug: str) -> Response:
+        data = valid(ActivityInput, request.data)
+        opened = activity.open_check(
+            tournament=_tournament(request, slug), by=request.user, cutoff=data["cutoff"]
+        )
+        return Response(activity_payload(opened), status=201)
+
+
+@extend_schema_view(
+    post=operation(
+        ActivityCheckOut, request=None, summary="Check in for an activity check", status=200
+    )
+)
+class ActivityCheckInView(TournamentAPIView):
+    def post(self, request: Request, slug: str, check_id: int) -> Response:
+        tournament = _tournament(request, slug)
+        check = tournament.activity_checks.filter(pk=check_id).first()
+        if check is None:
+            raise NotFound(_("no such activity check in this season"))
+        activity.check_in(
+            check=check, by=request.user, entrant=selectors.my_entrant(tournament, request.user)
+        )
+        return Response(activity_payload(check))

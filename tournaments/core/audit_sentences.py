@@ -41,6 +41,10 @@ PLAIN = {
     "tournaments.season.final_paired": gettext_lazy("The season's final was paired"),
     "tournaments.season.episode_reset": gettext_lazy("%(actor)s reset the episode"),
     "tournaments.season.episode_removed": gettext_lazy("%(actor)s removed the episode"),
+    "tournaments.season.activity.opened": gettext_lazy("%(actor)s opened an activity check"),
+    "tournaments.season.activity.applied": gettext_lazy(
+        "The activity check's cut-off passed and its policy was applied"
+    ),
     "tournaments.season.question.asked": gettext_lazy("%(actor)s asked the hosts a rule question"),
     "tournaments.season.question.answered": gettext_lazy(
         "%(actor)s answered a rule question privately"
@@ -84,6 +88,18 @@ ABOUT = {
     "tournaments.season.eliminated": gettext_lazy("%(entrant)s was eliminated"),
     "tournaments.season.won": gettext_lazy("%(entrant)s won the season"),
     "tournaments.season.reinstated": gettext_lazy("%(actor)s put %(entrant)s back in the season"),
+    "tournaments.season.activity.warned": gettext_lazy(
+        "%(entrant)s missed the activity check and was warned"
+    ),
+    "tournaments.season.activity.fined": gettext_lazy(
+        "%(entrant)s missed the activity check and paid a garnet fine"
+    ),
+    "tournaments.season.activity.removed": gettext_lazy(
+        "%(entrant)s missed the activity check and left the season"
+    ),
+    "tournaments.season.activity.replaced": gettext_lazy(
+        "%(entrant)s took the place of a player who missed the activity check"
+    ),
     "tournaments.season.confessional.written": gettext_lazy(
         "%(entrant)s wrote a confessional entry"
     ),

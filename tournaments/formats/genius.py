@@ -35,6 +35,7 @@ EC_RULES = ("chosen_by_winners", "mm_loser")
 ON_ELIMINATION = ("confiscated", "to_dm_winner")
 TRANSFERS = ("immediate", "receiver_accepts", "host_approves")
 TRANSFER_VISIBILITY = ("public", "private", "choice")
+NO_SHOW = ("warning", "fine", "eliminate", "replace")
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,10 @@ class SeasonRules:
     # After the season: everyone reads the confessionals; the lounge shows the handouts.
     confessionals_after_season: bool = False
     handouts_after_season: bool = True
+    # A player who misses an activity check's cut-off: a warning, a garnet fine of
+    # ``no_show_fine``, elimination, or replacement by a waiting (waitlisted) player.
+    no_show: Literal["warning", "fine", "eliminate", "replace"] = "warning"
+    no_show_fine: int = 1
 
     def __post_init__(self) -> None:
         if self.ec_rule not in EC_RULES:
@@ -126,6 +131,18 @@ class SeasonRules:
             )
         _choice("transfers", self.transfers, TRANSFERS)
         _choice("transfer_visibility", self.transfer_visibility, TRANSFER_VISIBILITY)
+        _choice("no_show", self.no_show, NO_SHOW)
+        if (
+            isinstance(self.no_show_fine, bool)
+            or not isinstance(self.no_show_fine, int)
+            or self.no_show_fine < 0
+        ):
+            raise FormatError(
+                Message(
+                    gettext_noop("no_show_fine is a whole number of 0 or more, got {fine!r}"),
+                    fine=self.no_show_fine,
+                )
+            )
         for name in ("tokens_carry_over", "confessionals_after_season", "handouts_after_season"):
             if not isinstance(getattr(self, name), bool):
                 raise FormatError(

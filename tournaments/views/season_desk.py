@@ -18,6 +18,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -26,7 +28,7 @@ from tournaments import selectors
 from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import GarnetTransfer, RuleQuestion, Tournament
-from tournaments.seasons import confessionals, handouts, questions, transfers
+from tournaments.seasons import activity, confessionals, handouts, questions, transfers
 from tournaments.seasons import services as seasons
 from tournaments.selectors import or_404
 
@@ -85,6 +87,12 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         "still_in": bool(mine and mine.pk in players),
         "running": tournament.status == Tournament.Status.RUNNING,
         "lounge": confessionals.may_enter_lounge(tournament, request.user),
+        "activity_checks": list(tournament.activity_checks.order_by("-pk")[:5]),
+        "checked_in": set(
+            tournament.activity_checks.filter(check_ins__entrant=mine).values_list("pk", flat=True)
+        )
+        if mine
+        else set(),
     }
     return render(request, "tournaments/season_desk.html", context)
 
@@ -196,6 +204,24 @@ def _decline(t: Tournament, r: HttpRequest) -> str:
     return _("The transfer is off.")
 
 
+def _activity(t: Tournament, r: HttpRequest) -> str:
+    cutoff = parse_datetime(r.POST.get("cutoff", "") or "")
+    if cutoff is None:
+        raise UserError(_("give the cut-off as a date and time"))
+    if timezone.is_naive(cutoff):
+        cutoff = timezone.make_aware(cutoff)
+    activity.open_check(tournament=t, by=r.user, cutoff=cutoff)
+    return _("The activity check is open.")
+
+
+def _check_in(t: Tournament, r: HttpRequest) -> str:
+    found = t.activity_checks.filter(pk=_int(r, "check")).first()
+    if found is None:
+        raise UserError(_("no such activity check in this season"))
+    activity.check_in(check=found, by=r.user, entrant=_mine(t, r.user))
+    return _("You are checked in.")
+
+
 ACTIONS: dict[str, Callable[[Tournament, HttpRequest], str]] = {
     "ask": _ask,
     "answer": _answer,
@@ -206,6 +232,8 @@ ACTIONS: dict[str, Callable[[Tournament, HttpRequest], str]] = {
     "accept": _accept,
     "approve": _approve,
     "decline": _decline,
+    "activity": _activity,
+    "check_in": _check_in,
 }
 
 
