@@ -19,6 +19,7 @@ from tournaments.models import (
     ActivityCheck,
     ActivityCheckIn,
     AuditEntry,
+    DeathMatchPick,
     Confessional,
     Dispute,
     DisputeComment,
@@ -345,6 +346,12 @@ class ActivityCheckAdmin(ReadOnly):
 class ActivityCheckInAdmin(ReadOnly):
     list_display = ("activity_check", "entrant", "at")
     readonly_fields = _all_fields(ActivityCheckIn)
+
+
+@admin.register(DeathMatchPick)
+class DeathMatchPickAdmin(ReadOnly):
+    list_display = ("episode", "mode", "chosen", "step_deadline")
+    readonly_fields = _all_fields(DeathMatchPick)
 
 
 @admin.register(Confessional)

@@ -335,6 +335,7 @@ class Episode(models.Model):
         CANDIDATES = "candidates", _("Naming the elimination candidate (EC)")
         TOKENS = "tokens", _("Giving a Token of Life (ToL)")
         OPPONENTS = "opponents", _("The EC picks a Death Match opponent (DMO)")
+        DM_PICK = "dm_pick", _("The EC and DMO ban Death Match games")
         DEATH_MATCH = "death_match", _("Death Match (DM)")
         FINISHED = "finished", _("Finished")
 
@@ -368,6 +369,11 @@ class Episode(models.Model):
     dm_engine = models.CharField(max_length=40, blank=True)
     dm_ruleset = models.JSONField(default=dict, blank=True)
     dm_time_control = models.JSONField(default=dict, blank=True)
+    # A DM Advantage the main match gave (``seasons.death_match_picks``): this entrant moves
+    # first in the hosted Death Match they play this episode.
+    dm_advantage = models.ForeignKey(
+        "Entrant", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["tournament_id", "number"]
@@ -826,3 +832,38 @@ class ActivityCheckIn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entrant} checked in"
+
+
+class DeathMatchPick(models.Model):
+    """How an episode's Death Match game is chosen: by lottery from a pool, or from a pool by
+    bans (vetoes) of the ECs and DMOs in turn, each a timed step; the host's own choice is
+    ``seasons.death_match_setup``."""
+
+    class Mode(models.TextChoices):
+        LOTTERY = "lottery", _("Lottery from a pool")
+        BANS = "bans", _("Bans by the EC and the DMO")
+
+    episode = models.OneToOneField(Episode, on_delete=models.CASCADE, related_name="dm_pick")
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    pool = models.JSONField(default=list, help_text="Engine keys to choose from")
+    banned = models.JSONField(default=list, blank=True, help_text="[{by, game, timed_out}]")
+    order = models.JSONField(default=list, blank=True, help_text="Entrant ids banning in turn")
+    step_seconds = models.PositiveIntegerField(default=300)
+    step_deadline = models.DateTimeField(null=True, blank=True)
+    chosen = models.CharField(max_length=40, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"DM pick for {self.episode}"
+
+    @property
+    def remaining(self) -> list[str]:
+        out = {b["game"] for b in self.banned}
+        return [g for g in self.pool if g not in out]
+
+    @property
+    def banner(self) -> int | None:
+        """Whose ban it is now (the order repeats), or None when none is due."""
+        if self.chosen or not self.order or self.episode.status != "dm_pick":
+            return None
+        return self.order[len(self.banned) % len(self.order)]

@@ -44,6 +44,7 @@ urlpatterns = [
         name="episode-page-candidates",
     ),
     path("<slug:slug>/episodes/<int:number>/token", views.token, name="episode-page-token"),
+    path("<slug:slug>/episodes/<int:number>/ban", views.ban, name="episode-page-ban"),
     path(
         "<slug:slug>/episodes/<int:number>/opponent", views.opponent, name="episode-page-opponent"
     ),

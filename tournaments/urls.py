@@ -138,4 +138,19 @@ urlpatterns = [
         season_api.OpponentView.as_view(),
         name="episode-opponent",
     ),
+    path(
+        "<slug:slug>/episodes/<number:number>/dm-pick",
+        season_api.DeathMatchPickView.as_view(),
+        name="episode-dm-pick",
+    ),
+    path(
+        "<slug:slug>/episodes/<number:number>/dm-ban",
+        season_api.DeathMatchBanView.as_view(),
+        name="episode-dm-ban",
+    ),
+    path(
+        "<slug:slug>/episodes/<number:number>/dm-advantage",
+        season_api.DeathMatchAdvantageView.as_view(),
+        name="episode-dm-advantage",
+    ),
 ]

@@ -41,6 +41,13 @@ PLAIN = {
     "tournaments.season.final_paired": gettext_lazy("The season's final was paired"),
     "tournaments.season.episode_reset": gettext_lazy("%(actor)s reset the episode"),
     "tournaments.season.episode_removed": gettext_lazy("%(actor)s removed the episode"),
+    "tournaments.season.dm_pick.drawn": gettext_lazy(
+        "%(actor)s drew the Death Match game by lottery"
+    ),
+    "tournaments.season.dm_pick.bans_opened": gettext_lazy(
+        "%(actor)s set the Death Match game to be chosen by bans"
+    ),
+    "tournaments.season.dm_pick.chosen": gettext_lazy("The bans left the Death Match game"),
     "tournaments.season.activity.opened": gettext_lazy("%(actor)s opened an activity check"),
     "tournaments.season.activity.applied": gettext_lazy(
         "The activity check's cut-off passed and its policy was applied"
@@ -88,6 +95,8 @@ ABOUT = {
     "tournaments.season.eliminated": gettext_lazy("%(entrant)s was eliminated"),
     "tournaments.season.won": gettext_lazy("%(entrant)s won the season"),
     "tournaments.season.reinstated": gettext_lazy("%(actor)s put %(entrant)s back in the season"),
+    "tournaments.season.dm_pick.banned": gettext_lazy("%(entrant)s banned a Death Match game"),
+    "tournaments.season.dm_advantage": gettext_lazy("%(actor)s gave %(entrant)s the DM Advantage"),
     "tournaments.season.activity.warned": gettext_lazy(
         "%(entrant)s missed the activity check and was warned"
     ),

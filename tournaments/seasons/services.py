@@ -9,6 +9,7 @@ from the organiser exactly as in any tournament.
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 from types import MappingProxyType
 from typing import Any
 
@@ -21,6 +22,7 @@ from games import services as game_services
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import ConfigError
 from games.engines.messages import Message
+from hosting.core import scheduling
 from hosting.core.errors import Conflict, Forbidden
 from hosting.core.wording import say
 from tournaments import adapters
@@ -31,6 +33,7 @@ from tournaments.core.permissions import check_runs, runs
 from tournaments.events import emit, match_data
 from tournaments.formats import FormatError, genius, ledger
 from tournaments.models import (
+    DeathMatchPick,
     Entrant,
     Episode,
     LedgerEntry,
@@ -362,8 +365,12 @@ def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
         _store(episode, pure, season)
         audit.log(tournament, by, "season.opponent_chosen", episode=episode.number, ec=ec, dmo=dmo)
         if len(pure.dmos) == len(pure.ecs):
-            episode.status = Status.DEATH_MATCH
-            _create_death_matches(tournament, episode)
+            pick = DeathMatchPick.objects.filter(episode=episode, mode="bans", chosen="").first()
+            if pick is not None:
+                _start_bans(episode, pick)  # the DM begins once the bans leave one game
+            else:
+                episode.status = Status.DEATH_MATCH
+                _create_death_matches(tournament, episode)
         episode.save()
 
 
@@ -469,6 +476,26 @@ def _round_for(tournament: Tournament, episode: Episode) -> tuple[Stage, Round]:
     return stage, round_
 
 
+def _start_bans(episode: Episode, pick: DeathMatchPick) -> None:
+    """Every DMO is picked: the ECs and DMOs ban games from the pool in turn (EC first), each
+    within ``step_seconds``; a Celery task bans at random for whoever lets the time run out."""
+    order: list[int] = []
+    for ec, dmo in episode.dmos.items():
+        order += [int(ec), dmo]
+    pick.order = order
+    pick.step_deadline = timezone.now() + timedelta(seconds=pick.step_seconds)
+    pick.save(update_fields=["order", "step_deadline"])
+    episode.status = Status.DM_PICK
+    arm_ban_timeout(pick)
+
+
+def arm_ban_timeout(pick: DeathMatchPick) -> None:
+    pk, step, when = pick.pk, len(pick.banned), pick.step_deadline.timestamp()
+    transaction.on_commit(
+        lambda: scheduling.schedule("tournaments.dm_ban_timeout", when, pick_id=pk, step=step)
+    )
+
+
 def _create_death_matches(tournament: Tournament, episode: Episode) -> None:
     stage, round_ = _round_for(tournament, episode)
     extra: dict[str, Any] = {"roles": ["EC", "DMO"]}
@@ -479,6 +506,10 @@ def _create_death_matches(tournament: Tournament, episode: Episode) -> None:
             "time_control": episode.dm_time_control,
         }
     for index, (ec, dmo) in enumerate(episode.dmos.items(), start=1):
+        extra = dict(extra)
+        extra.pop("first_seat", None)
+        if episode.dm_advantage_id in (int(ec), dmo):
+            extra["first_seat"] = episode.dm_advantage_id
         match = Match.objects.create(
             stage=stage,
             round=round_,

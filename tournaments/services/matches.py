@@ -57,7 +57,9 @@ def start_next_game(match: Match) -> None:
     """Create and start the match's next game; home takes seat 0 in odd games."""
     tournament = match.stage.tournament
     number = match.match_games.count() + 1
-    home_seat = 0 if number % 2 else 1
+    # A DM Advantage (``seasons.death_match_picks``) seats its holder first in game one.
+    flip = int(match.extra.get("first_seat") not in (None, match.home_id))
+    home_seat = (0 if number % 2 else 1) ^ flip
     entrants = [match.home, match.away] if home_seat == 0 else [match.away, match.home]
     # Death Matches seat the EC at home and the DMO away; the roles travel with the entrant.
     home_role, away_role = match.extra.get("roles", ["", ""])

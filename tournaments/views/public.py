@@ -38,8 +38,8 @@ from tournaments.api.inputs import MAX_ID, MAX_INT
 from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
+from tournaments.seasons import death_match_picks, transfers
 from tournaments.seasons import services as seasons
-from tournaments.seasons import transfers
 from tournaments.selectors import or_404
 from tournaments.templatetags.tournament_pages import FORMATS, TOURNAMENT_STATUS
 
@@ -212,8 +212,13 @@ def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]
             eligible = genius.eligible_opponents(season, seasons.episode_for(episode))
             context["eligible"] = [(pk, names[pk]) for pk in eligible]
             context["dmo_deadline"] = episode.dmo_deadline
+    pick = getattr(episode, "dm_pick", None) if episode.status == Episode.Status.DM_PICK else None
+    if pick is not None and pick.banner == entrant.pk:
+        context["ban_pool"] = [(key, engines.get(key).name) for key in pick.remaining]
+        context["ban_deadline"] = pick.step_deadline
     others = [(pk, names[pk]) for pk in season.players if pk != entrant.pk]
     context["transfer_to"] = others if context["still_in"] else []
+    context["transfer_choice"] = seasons.rules_for(tournament).transfer_visibility == "choice"
     return context
 
 
@@ -438,6 +443,21 @@ def token(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         )
 
     return _acted(request, slug, give, _("Your Token of Life is given."))
+
+
+@require_POST
+def ban(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The EC or DMO whose turn it is bans a game from the Death Match pool."""
+
+    def strike(tournament: Tournament) -> None:
+        death_match_picks.ban(
+            episode=or_404(selectors.episode, tournament, number),
+            by=request.user,
+            entrant=_mine(tournament, request.user).pk,
+            game=request.POST.get("game", ""),
+        )
+
+    return _acted(request, slug, strike, _("The game is banned."))
 
 
 @require_POST

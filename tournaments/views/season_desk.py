@@ -23,12 +23,20 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games import engines
 from hosting.core.errors import UserError
 from tournaments import selectors
 from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import GarnetTransfer, RuleQuestion, Tournament
-from tournaments.seasons import activity, confessionals, handouts, questions, transfers
+from tournaments.seasons import (
+    activity,
+    confessionals,
+    death_match_picks,
+    handouts,
+    questions,
+    transfers,
+)
 from tournaments.seasons import services as seasons
 from tournaments.selectors import or_404
 
@@ -87,6 +95,14 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         "still_in": bool(mine and mine.pk in players),
         "running": tournament.status == Tournament.Status.RUNNING,
         "lounge": confessionals.may_enter_lounge(tournament, request.user),
+        "episode": selectors.current_episode(tournament),
+        "two_seat_games": [
+            (key, engines.get(key).name)
+            for key in engines.known_keys()
+            if engines.get(key).min_seats <= 2 <= engines.get(key).max_seats
+        ]
+        if hosting
+        else [],
         "activity_checks": list(tournament.activity_checks.order_by("-pk")[:5]),
         "checked_in": set(
             tournament.activity_checks.filter(check_ins__entrant=mine).values_list("pk", flat=True)
@@ -222,6 +238,32 @@ def _check_in(t: Tournament, r: HttpRequest) -> str:
     return _("You are checked in.")
 
 
+def _current(t: Tournament) -> Any:
+    episode = selectors.current_episode(t)
+    if episode is None:
+        raise UserError(_("the season has not started"))
+    return episode
+
+
+def _dm_pick(t: Tournament, r: HttpRequest) -> str:
+    death_match_picks.pick_open(
+        episode=_current(t),
+        by=r.user,
+        mode=r.POST.get("mode", ""),
+        pool=r.POST.getlist("pool"),
+        step_seconds=_int(r, "step_seconds"),
+    )
+    return _("The Death Match game will be chosen as set.")
+
+
+def _dm_advantage(t: Tournament, r: HttpRequest) -> str:
+    holder = r.POST.get("entrant") or None
+    death_match_picks.advantage_give(
+        episode=_current(t), by=r.user, entrant=_int(r, "entrant") if holder else None
+    )
+    return _("The DM Advantage is recorded.")
+
+
 ACTIONS: dict[str, Callable[[Tournament, HttpRequest], str]] = {
     "ask": _ask,
     "answer": _answer,
@@ -234,6 +276,8 @@ ACTIONS: dict[str, Callable[[Tournament, HttpRequest], str]] = {
     "decline": _decline,
     "activity": _activity,
     "check_in": _check_in,
+    "dm_pick": _dm_pick,
+    "dm_advantage": _dm_advantage,
 }
 
 
