@@ -67,9 +67,19 @@ def tournament_problems(tournament: Tournament) -> list[str]:
 def _bracket(stage: Stage) -> list[str]:
     draws = stage.format in (*ROUND_BASED, "genius")
     names = dict(stage.tournament.entrants.values_list("pk", "display_name"))
-    return repair.problems(
-        corrections.held(stage), corrections.seeds(stage), draws=draws, names=names
-    )
+    # A three-player Death Match is no bracket pairing: its result names two of its three.
+    three = {m.code: m for m in stage.matches.all() if m.extra.get("three")}
+    found = []
+    for code, match in sorted(three.items()):
+        slots = match.extra["three"]
+        if match.status == Match.Status.FINISHED and (
+            match.winner_id not in slots
+            or match.loser_id not in slots
+            or match.winner_id == match.loser_id
+        ):
+            found.append(f"{code}'s winner and loser are not two of its three players")
+    held = [m for m in corrections.held(stage) if m.code not in three]
+    return found + repair.problems(held, corrections.seeds(stage), draws=draws, names=names)
 
 
 def _statuses(tournament: Tournament, stage: Stage) -> list[str]:

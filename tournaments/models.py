@@ -361,6 +361,8 @@ class Episode(models.Model):
     losers = models.JSONField(default=list, blank=True)
     ecs = models.JSONField(default=list, blank=True)
     dmos = models.JSONField(default=dict, blank=True, help_text="EC entrant id -> DMO entrant id")
+    # A three-player Death Match (``dm_players`` 3): EC entrant id -> the second DMO's id.
+    dm_third = models.JSONField(default=dict, blank=True)
     tokens = models.JSONField(default=dict, blank=True, help_text="Tokens of Life held")
     tokens_to_give = models.JSONField(default=dict, blank=True)
     dmo_deadline = models.DateTimeField(null=True, blank=True)

@@ -59,6 +59,7 @@ def episode_payload(episode: Episode) -> dict[str, Any]:
         "losers": episode.losers,
         "ecs": episode.ecs,
         "dmos": episode.dmos,
+        "dm_third": episode.dm_third,
         "tokens": episode.tokens,
         "tokens_to_give": episode.tokens_to_give,
         "dmo_deadline": episode.dmo_deadline,

@@ -273,7 +273,12 @@ def season_board(tournament: Tournament, picture: dict[str, Any]) -> dict[str, A
                 "losers": [names.get(i, i) for i in episode["losers"]],
                 "ecs": [names.get(i, i) for i in episode["ecs"]],
                 "picks": [
-                    (names.get(int(ec), ec), names.get(dmo, dmo))
+                    (
+                        names.get(int(ec), ec),
+                        names.get(dmo, dmo)
+                        if str(ec) not in episode["dm_third"]
+                        else f"{names.get(dmo, dmo)}, {names.get(episode['dm_third'][str(ec)])}",
+                    )
                     for ec, dmo in episode["dmos"].items()
                 ],
                 "death_matches": matches_by_episode.get(episode["number"], []),

@@ -86,6 +86,7 @@ class Episode(serializers.Serializer):
     losers = serializers.ListField(child=serializers.IntegerField())
     ecs = serializers.ListField(child=serializers.IntegerField())
     dmos = serializers.ListField(child=serializers.IntegerField())
+    dm_third = json_object("dm_third", "three-player Death Matches: EC id -> second DMO id")
     tokens = json_object("tokens")
     tokens_to_give = serializers.IntegerField()
     dmo_deadline = serializers.DateTimeField(allow_null=True)

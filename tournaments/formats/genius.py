@@ -65,6 +65,8 @@ class SeasonRules:
     # ``no_show_fine``, elimination, or replacement by a waiting (waitlisted) player.
     no_show: Literal["warning", "fine", "eliminate", "replace"] = "warning"
     no_show_fine: int = 1
+    # Players in a Death Match: 2 (EC and DMO), or 3 (the EC picks two DMOs; last place loses).
+    dm_players: int = 2
 
     def __post_init__(self) -> None:
         if self.ec_rule not in EC_RULES:
@@ -132,6 +134,12 @@ class SeasonRules:
         _choice("transfers", self.transfers, TRANSFERS)
         _choice("transfer_visibility", self.transfer_visibility, TRANSFER_VISIBILITY)
         _choice("no_show", self.no_show, NO_SHOW)
+        if self.dm_players not in (2, 3) or isinstance(self.dm_players, bool):
+            raise FormatError(
+                Message(
+                    gettext_noop("dm_players is 2 or 3, got {players!r}"), players=self.dm_players
+                )
+            )
         if (
             isinstance(self.no_show_fine, bool)
             or not isinstance(self.no_show_fine, int)

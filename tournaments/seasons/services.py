@@ -361,10 +361,15 @@ def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
         ):
             raise Conflict(_("the deadline to choose has passed; the host decides now"))
         season = season_for(tournament, episode)
-        pure = _decided(genius.choose_opponent, season, episode_for(episode), ec, dmo)
-        _store(episode, pure, season)
+        three = rules_for(tournament).dm_players == 3
+        if three and str(ec) in episode.dmos:
+            _second_opponent(season, episode, ec, dmo)
+        else:
+            pure = _decided(genius.choose_opponent, season, episode_for(episode), ec, dmo)
+            _store(episode, pure, season)
         audit.log(tournament, by, "season.opponent_chosen", episode=episode.number, ec=ec, dmo=dmo)
-        if len(pure.dmos) == len(pure.ecs):
+        picked = len(episode.dmos) == len(episode.ecs)
+        if picked and (not three or len(episode.dm_third) == len(episode.ecs)):
             pick = DeathMatchPick.objects.filter(episode=episode, mode="bans", chosen="").first()
             if pick is not None:
                 _start_bans(episode, pick)  # the DM begins once the bans leave one game
@@ -372,6 +377,43 @@ def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
                 episode.status = Status.DEATH_MATCH
                 _create_death_matches(tournament, episode)
         episode.save()
+
+
+def _taken_view(episode: Episode, ec: int) -> genius.Episode:
+    """The pure episode as a second pick sees it: ``ec`` still to pick, every DMO (first and
+    second) already taken (under keys that are no candidate)."""
+    pure = episode_for(episode)
+    taken = [v for k, v in pure.dmos.items() if k != ec] + [pure.dmos[ec]]
+    taken += list(episode.dm_third.values())
+    return dataclasses.replace(
+        pure, dmos=MappingProxyType({-(i + 1): v for i, v in enumerate(taken)})
+    )
+
+
+def _second_opponent(season: genius.Season, episode: Episode, ec: int, dmo: int) -> None:
+    """A three-player Death Match: the EC's second DMO, by the rules of the first pick."""
+    if str(ec) in episode.dm_third:
+        raise TournamentUserError(
+            _named(
+                Message(
+                    "player {ec} has already chosen player {chosen}",
+                    ec=ec,
+                    chosen=episode.dm_third[str(ec)],
+                )
+            )
+        )
+    _decided(genius.choose_opponent, season, _taken_view(episode, ec), ec, dmo)
+    episode.dm_third = {**episode.dm_third, str(ec): dmo}
+
+
+def opponents_left(tournament: Tournament, episode: Episode, ec: int) -> list[int]:
+    """Who ``ec`` may pick now: a first DMO, or (three-player) their second."""
+    season = season_for(tournament, episode)
+    if str(ec) not in episode.dmos:
+        return genius.eligible_opponents(season, episode_for(episode))
+    if rules_for(tournament).dm_players == 3 and str(ec) not in episode.dm_third:
+        return genius.eligible_opponents(season, _taken_view(episode, ec))
+    return []
 
 
 # Until the Death Match begins the host may set how it is played and the DMO-pick deadline.
@@ -403,14 +445,16 @@ def death_match_setup(
                 % {"game": engine, "games": ", ".join(engines.known_keys())}
             )
         played = engines.get(engine)
-        if not played.min_seats <= 2 <= played.max_seats:
+        seats = rules_for(tournament).dm_players
+        if not played.min_seats <= seats <= played.max_seats:
             raise TournamentUserError(
-                _("a Death Match is a two-player game; %(game)s is not") % {"game": played.name}
+                _("this season's Death Match is a %(seats)s-player game; %(game)s is not")
+                % {"seats": seats, "game": played.name}
             )
         if dmo_deadline is not None and dmo_deadline <= timezone.now():
             raise TournamentUserError(_("the deadline must be in the future"))
         try:
-            checked = played.validate_config(config or {}, 2)
+            checked = played.validate_config(config or {}, seats)
             defaults = game_services.time_control_defaults(played, checked)
             TimeControl.from_json(time_control or {}, defaults)
         except (ConfigError, TimeControlError) as error:
@@ -510,11 +554,16 @@ def _create_death_matches(tournament: Tournament, episode: Episode) -> None:
         extra.pop("first_seat", None)
         if episode.dm_advantage_id in (int(ec), dmo):
             extra["first_seat"] = episode.dm_advantage_id
+        slots = [int(ec), dmo]
+        if str(ec) in episode.dm_third:
+            # Three players, seated EC, DMO, second DMO; the last place is eliminated.
+            slots.append(episode.dm_third[str(ec)])
+            extra = {**extra, "three": slots, "roles": ["", ""]}
         match = Match.objects.create(
             stage=stage,
             round=round_,
             code=f"E{episode.number}.DM{index}",
-            slots=[int(ec), dmo],
+            slots=slots,
             home_id=int(ec),
             away_id=dmo,
             status=Match.Status.READY,
@@ -606,6 +655,15 @@ def _death_match_result(episode: Episode, match: Match) -> genius.DeathMatchResu
     the organiser is a tie, which the DMO wins. ``tie`` also records a game that its own
     tie-break chain settled in the DMO's favour."""
     ec = match.home_id
+    if match.extra.get("three"):
+        # First place wins, last place (decided with the game, ``matches.decide_three``) loses.
+        return genius.DeathMatchResult(
+            ec=ec,
+            dmo=match.away_id,
+            winner=match.winner_id,
+            loser=match.loser_id,
+            tie=False,
+        )
     if match.winner_id is None:
         return _decided(genius.death_match_result, episode_for(episode), ec, 0.5, 0.5)
     ec_won = match.winner_id == ec

@@ -205,12 +205,12 @@ def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]
             (pk, names[pk]) for pk in season.players if pk != entrant.pk and pk not in episode.ecs
         ]
     picking = episode.status == Episode.Status.OPPONENTS and entrant.pk in episode.ecs
-    if picking and str(entrant.pk) not in episode.dmos:
+    left = seasons.opponents_left(tournament, episode, entrant.pk) if picking else []
+    if left:
         if seasons.dmo_pick_overdue(episode):
             context["pick_overdue"] = True  # the host picks for them now
         else:
-            eligible = genius.eligible_opponents(season, seasons.episode_for(episode))
-            context["eligible"] = [(pk, names[pk]) for pk in eligible]
+            context["eligible"] = [(pk, names[pk]) for pk in left]
             context["dmo_deadline"] = episode.dmo_deadline
     pick = getattr(episode, "dm_pick", None) if episode.status == Episode.Status.DM_PICK else None
     if pick is not None and pick.banner == entrant.pk:
