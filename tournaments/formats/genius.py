@@ -286,7 +286,8 @@ def candidates_needed(episode: Episode, rules: SeasonRules) -> int:
     more Death Matches than the players still in (all in the MM) can pair off, so that two
     players always reach the final."""
     players_left = len(episode.winners | episode.losers)
-    return max(1, min(rules.ec_count, len(episode.losers), players_left // 2))
+    # Each Death Match takes ``dm_players`` of them (two, or the EC and two DMOs).
+    return max(1, min(rules.ec_count, len(episode.losers), players_left // rules.dm_players))
 
 
 def candidates_follow_from_result(episode: Episode, rules: SeasonRules) -> bool:

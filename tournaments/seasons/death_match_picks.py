@@ -26,11 +26,12 @@ from tournaments.core.locking import lock_episode
 from tournaments.core.permissions import check_runs, runs
 from tournaments.models import DeathMatchPick, Entrant, Episode
 from tournaments.seasons import services as seasons
+from tournaments.services.matches import engine_config
 
 Status = Episode.Status
 
 
-def _checked_pool(pool: list[str]) -> list[str]:
+def _checked_pool(pool: list[str], seats: int) -> list[str]:
     games = list(dict.fromkeys(pool))
     if len(games) < 2:
         raise TournamentUserError(_("a pool holds at least two different games"))
@@ -41,9 +42,10 @@ def _checked_pool(pool: list[str]) -> list[str]:
                 % {"game": key, "games": ", ".join(engines.known_keys())}
             )
         played = engines.get(key)
-        if not played.min_seats <= 2 <= played.max_seats:
+        if not played.min_seats <= seats <= played.max_seats:
             raise TournamentUserError(
-                _("a Death Match is a two-player game; %(game)s is not") % {"game": played.name}
+                _("this season's Death Match is a %(seats)s-player game; %(game)s is not")
+                % {"seats": seats, "game": played.name}
             )
     return games
 
@@ -64,7 +66,7 @@ def pick_open(
             )
         if not 10 <= step_seconds <= 7 * 24 * 3600:
             raise TournamentUserError(_("a ban step lasts from 10 seconds to a week"))
-        games = _checked_pool(pool)
+        games = _checked_pool(pool, seasons.rules_for(tournament).dm_players)
         DeathMatchPick.objects.filter(episode=episode).delete()
         pick = DeathMatchPick.objects.create(
             episode=episode, mode=mode, pool=games, step_seconds=step_seconds
@@ -89,7 +91,10 @@ def pick_open(
 
 
 def _use(episode: Episode, game: str) -> None:
-    episode.dm_engine, episode.dm_ruleset = game, {}
+    """The chosen game, played with the season's own config when it is the season's game."""
+    tournament = episode.tournament
+    config = engine_config(tournament.ruleset) if game == tournament.game else {}
+    episode.dm_engine, episode.dm_ruleset = game, config
     episode.save(update_fields=["dm_engine", "dm_ruleset"])
 
 
