@@ -99,7 +99,7 @@ def test_a_season_of_seven_with_its_extras_to_the_final(live_url, new_context, s
         },
         play_online=True,
         seed_window_seconds=0,
-        time_control={"allowances": {"play": 300}, "reserve": 600},
+        time_control={"allowances": {"turn": 90}, "reserve": 600},
     )
     services.registration_open(tournament=season, by=host)
     cast = [
@@ -128,7 +128,7 @@ def test_a_season_of_seven_with_its_extras_to_the_final(live_url, new_context, s
     payer.get_by_label("Offer garnets").fill("3")
     payer.get_by_label("to", exact=True).select_option(str(cast[2].pk))
     payer.get_by_label("Reason (optional)").fill(SECRET_REASON)
-    payer.get_by_label("Private").check()
+    payer.get_by_label("Private", exact=True).check()
     payer.get_by_role("button", name="Offer", exact=True).click()
     payer.get_by_text("The garnets are transferred.").wait_for()
     assert LedgerEntry.objects.get(kind="transfer").private
@@ -168,7 +168,7 @@ def test_a_season_of_seven_with_its_extras_to_the_final(live_url, new_context, s
         page = players[index]
         page.goto(f"{url}desk")
         page.get_by_role("button", name="Check in").click()
-        page.get_by_text("You are checked in.").wait_for()
+        page.locator("#desk-activity-list").get_by_text("You are checked in.").wait_for()
     for entrant in (cast[0],):
         activity.check_in(check=check, by=entrant.user, entrant=entrant)
     assert wait_for(lambda: ActivityCheck.objects.get(pk=check.pk).status == "applied", 20)
@@ -225,7 +225,9 @@ def test_a_season_of_seven_with_its_extras_to_the_final(live_url, new_context, s
     # The spectator's view: the clarification, the story, the champion; no hidden text.
     spectator = new_context().new_page()
     spectator.goto(f"{url}rules")
-    spectator.get_by_text("May a ToL be traded for garnets?").wait_for()
+    spectator.locator("#rules-clarifications ~ ol, .entries-list").first.get_by_text(
+        "May a ToL be traded for garnets?"
+    ).wait_for()
     assert serious_violations(spectator) == []
     screenshot(spectator, "season-rules")
     spectator.goto(url)
