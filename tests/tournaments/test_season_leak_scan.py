@@ -19,8 +19,9 @@ from django.test import Client
 from hosting.core import broadcast
 from tests.tournaments.builders import open_tournament, staff_admin
 from tests.tournaments.test_genius_season import RULES, play_episode
+from tournaments import selectors
 from tournaments.events import tournament_event
-from tournaments.models import WebhookDelivery
+from tournaments.models import LedgerEntry, WebhookDelivery
 from tournaments.seasons import confessionals, handouts, questions, transfers
 from tournaments.seasons import services as seasons
 from tournaments.seasons.signals import rules_changed
@@ -193,3 +194,25 @@ def _client_for(user, *, staff: bool = False) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+def test_a_settlement_that_would_tell_a_private_transfers_amount_is_private():
+    """The receiver of a private transfer is eliminated: the settlement of their whole
+    balance would show the amount, so it is private; the public board does not show it."""
+    tournament, cast = open_tournament(
+        "genius", 6, format_options=RULES | {"transfer_visibility": "private"}
+    )
+    host = tournament.organiser
+    episode = seasons.season_start(tournament=tournament, by=host)
+    seasons.ledger_record(
+        tournament=tournament, by=host, kind="award", entrant=cast[0].pk, amount=7, reason="x"
+    )
+    transfers.offer(
+        tournament=tournament, by=cast[0].user, sender=cast[0], receiver=cast[5], amount=4
+    )
+    play_episode(tournament, episode)  # the bottom seed (cast[5]) is eliminated
+    settlement = LedgerEntry.objects.get(reason__startswith="eliminated")
+    assert settlement.private and settlement.amount == 4
+    board = selectors.board(tournament)["season"]
+    assert all(not entry.private for entry in board["ledger"])
+    assert all(row["garnets"] >= 0 for row in board["cast"])

@@ -125,9 +125,18 @@ def _store(episode: Episode, pure: genius.Episode, season: genius.Season) -> Non
 
 
 def append_ledger(tournament: Tournament, before: ledger.Ledger, after: ledger.Ledger) -> None:
-    """Write the entries the pure ledger ``after`` added to ``before`` (append-only)."""
+    """Write the entries the pure ledger ``after`` added to ``before`` (append-only).
+
+    An entry other than an award that moves the currency of a player with a private
+    transfer in their history is private too: its amount (a settlement of their whole
+    balance, a fine capped by it) would tell what the private transfer was."""
+    private = tournament.ledger.filter(private=True)
+    secret = set(private.values_list("entrant_id", flat=True)) | set(
+        private.values_list("to_id", flat=True)
+    )
     for entry in after[len(before) :]:
         LedgerEntry.objects.create(
+            private=entry.kind != "award" and bool({entry.player, entry.to} & secret),
             tournament=tournament,
             kind=entry.kind,
             entrant_id=entry.player,
