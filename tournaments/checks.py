@@ -13,14 +13,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from datetime import timedelta
 from itertools import pairwise
 
 from django.db.models import Sum
+from django.utils import timezone
 
 from games.models import GameSession
 from hosting.core.errors import UserError
 from tournaments.formats import ledger, repair
 from tournaments.models import (
+    ActivityCheck,
+    DeathMatchPick,
     Entrant,
     Episode,
     GarnetTransfer,
@@ -61,6 +65,7 @@ def tournament_problems(tournament: Tournament) -> list[str]:
         found += _tokens(tournament)
         found += _transfers(tournament)
         found += _season_records(tournament)
+        found += _activity_and_picks(tournament)
     return found
 
 
@@ -383,4 +388,35 @@ def _season_records(tournament: Tournament) -> list[str]:
         found.append("a handout goes to an entrant of another tournament")
     if tournament.confessionals.filter(entrant__in=strangers).exists():
         found.append("a confessional belongs to an entrant of another tournament")
+    return found
+
+
+# An activity check past its cut-off is applied by its task within seconds, by the beat sweep
+# within a minute: one still open long after has lost both.
+OVERDUE = timedelta(minutes=5)
+
+
+def _activity_and_picks(tournament: Tournament) -> list[str]:
+    """Activity checks are applied after their cut-off, to no-shows only; a Death Match
+    pick's bans and choice come from its pool, and a DM under way by bans has its game."""
+    found = []
+    now = timezone.now()
+    for check in tournament.activity_checks.all():
+        if check.status == ActivityCheck.Status.OPEN and check.cutoff < now - OVERDUE:
+            found.append(f"activity check {check.pk} is past its cut-off but was never applied")
+        checked = {str(pk) for pk in check.check_ins.values_list("entrant_id", flat=True)}
+        if set(check.outcome) & checked:
+            found.append(f"activity check {check.pk} applied its policy to a player who checked in")
+    for pick in DeathMatchPick.objects.filter(episode__tournament=tournament):
+        games = {b["game"] for b in pick.banned} | ({pick.chosen} if pick.chosen else set())
+        if not games <= set(pick.pool):
+            found.append(f"episode {pick.episode.number}'s DM pick names games outside its pool")
+        if pick.chosen and pick.episode.dm_engine != pick.chosen:
+            found.append(
+                f"episode {pick.episode.number}'s DM pick chose {pick.chosen}, but its Death "
+                f"Match is set to {pick.episode.dm_engine or 'the season game'}"
+            )
+        started = pick.episode.status in (Episode.Status.DEATH_MATCH, Episode.Status.FINISHED)
+        if pick.mode == DeathMatchPick.Mode.BANS and started and not pick.chosen:
+            found.append(f"episode {pick.episode.number}'s Death Match began before its bans ended")
     return found

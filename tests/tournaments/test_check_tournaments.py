@@ -1,14 +1,26 @@
 """``check_tournaments`` finds a bracket, standings or ledger that contradicts itself."""
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from tests.tournaments.builders import open_tournament, report_top_seed_wins, started
 from tests.tournaments.test_genius_season import RULES, play_episode
-from tournaments.models import Entrant, Episode, GarnetTransfer, LedgerEntry, Match, TokenEntry
-from tournaments.seasons import confessionals, handouts, questions, transfers
+from tournaments import checks
+from tournaments.models import (
+    ActivityCheck,
+    Entrant,
+    Episode,
+    GarnetTransfer,
+    LedgerEntry,
+    Match,
+    TokenEntry,
+)
+from tournaments.seasons import activity, confessionals, handouts, questions, transfers
+from tournaments.seasons import death_match_picks as picks
 from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
@@ -167,3 +179,23 @@ def test_a_season_with_tokens_transfers_questions_and_handouts_checks_clean():
     assert code == 1
     assert any("awaiting_receiver but has a ledger entry" in line for line in lines)
     assert any("holding -1 ToL" in line for line in lines)
+
+
+def test_activity_checks_and_dm_picks_are_checked():
+    tournament, _cast = open_tournament("genius", 5, format_options=RULES)
+    host = tournament.organiser
+    episode = seasons.season_start(tournament=tournament, by=host)
+    check = activity.open_check(
+        tournament=tournament, by=host, cutoff=timezone.now() + timedelta(hours=1)
+    )
+    picks.pick_open(episode=episode, by=host, mode="lottery", pool=["color_clash", "dropmix"])
+    assert check_problems() == []
+    ActivityCheck.objects.filter(pk=check.pk).update(cutoff=timezone.now() - timedelta(hours=1))
+    Episode.objects.filter(pk=episode.pk).update(dm_engine="drafting_trios")
+    problems = check_problems()
+    assert any("never applied" in line for line in problems)
+    assert any("DM pick chose" in line for line in problems)
+
+
+def check_problems() -> list[str]:
+    return [line for _, found in checks.all_problems() for line in found]
