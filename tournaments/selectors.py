@@ -281,7 +281,13 @@ def season_board(tournament: Tournament, picture: dict[str, Any]) -> dict[str, A
                     )
                     for ec, dmo in episode["dmos"].items()
                 ],
-                "death_matches": matches_by_episode.get(episode["number"], []),
+                "death_matches": [
+                    # A three-player Death Match names its three (the box shows two sides).
+                    {**m, "trio": [names.get(pk, pk) for pk in m["slots"]]}
+                    if len(m["slots"]) == 3
+                    else m
+                    for m in matches_by_episode.get(episode["number"], [])
+                ],
                 "eliminated": [
                     e["name"]
                     for e in picture["entrants"]

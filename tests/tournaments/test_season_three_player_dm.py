@@ -2,6 +2,7 @@
 three, and its last place is eliminated."""
 
 import pytest
+from django.test import Client
 
 from games import engines
 from games import services as game_services
@@ -86,3 +87,5 @@ def test_a_three_player_death_match_on_color_clash_eliminates_its_last_place(
     assert Entrant.objects.get(pk=match.loser_id).eliminated_in == 1
     assert tournament.episodes.filter(number=2).exists()
     assert [p for _, p in checks.all_problems()] == [[]]
+    html = Client().get(f"/tournaments/{tournament.slug}/").content.decode()
+    assert "Three players: p5, p3, p4; the last place is eliminated." in html
