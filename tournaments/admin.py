@@ -331,8 +331,8 @@ class RuleQuestionAdmin(ReadOnly):
 @admin.register(Handout)
 class HandoutAdmin(ReadOnly):
     list_display = ("tournament", "pk", "episode", "created")
-    readonly_fields = ("tournament", "title", "text", "episode", "by", "created")
-    exclude = ("recipients",)
+    readonly_fields = ("tournament", "title", "text", "file_name", "episode", "by", "created")
+    exclude = ("recipients", "file_data")
 
 
 @admin.register(ActivityCheck)

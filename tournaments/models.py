@@ -754,6 +754,11 @@ class Handout(models.Model):
     recipients = models.ManyToManyField(Entrant, related_name="handouts")
     title = models.CharField(max_length=120)
     text = models.TextField(max_length=10000)
+    # An attached file, kept in the database (never in a public media folder) and served
+    # only to the recipients and the hosts (``views.season_desk.handout_file``).
+    file_name = models.CharField(max_length=120, blank=True)
+    file_type = models.CharField(max_length=100, blank=True)
+    file_data = models.BinaryField(blank=True, default=b"", editable=False)
     episode = models.PositiveSmallIntegerField(null=True, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created = models.DateTimeField(auto_now_add=True)

@@ -34,6 +34,11 @@ urlpatterns = [
     path("<slug:slug>/desk/<str:action>", season_desk.desk_action, name="season-desk-action"),
     path("<slug:slug>/lounge", season_desk.lounge, name="season-lounge"),
     path(
+        "<slug:slug>/handouts/<id:handout_id>/file",
+        season_desk.handout_file,
+        name="season-handout-file",
+    ),
+    path(
         "<slug:slug>/episodes/<int:number>/submit",
         views.sealed_submit,
         name="episode-page-submit",

@@ -31,7 +31,7 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "hosting.personaltoken": frozenset({"key_sha256"}),
     "tournaments.webhookendpoint": frozenset({"secret"}),
     # A season's hidden texts (issue 29): handouts, confessionals, private transfers' reasons.
-    "tournaments.handout": frozenset({"text", "title"}),
+    "tournaments.handout": frozenset({"text", "title", "file_name", "file_data"}),
     "tournaments.confessional": frozenset({"text"}),
     "tournaments.garnettransfer": frozenset({"reason", "amount", "sender", "receiver"}),
     "tournaments.rulequestion": frozenset({"text", "answer"}),

@@ -3,6 +3,7 @@ season's rule, rule questions published as clarifications with versioned rules, 
 handouts, confessionals and the viewing lounge."""
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from hosting.core.errors import Conflict, Forbidden
@@ -288,3 +289,29 @@ def test_the_desk_page_shows_a_player_their_own_and_a_host_everything():
     other = _client(cast[2].user).get(f"/tournaments/{slug}/desk").content.decode()
     assert "p2 diary" not in other and "p2 question" not in other
     assert Client().get(f"/tournaments/{slug}/desk").status_code == 302
+
+
+def test_a_handout_with_a_file_is_downloaded_by_its_recipient_only():
+    tournament, cast, _ = _season()
+    slug = tournament.slug
+    host = _client(tournament.organiser)
+    upload = SimpleUploadedFile("clue.txt", b"the clue is under the table", "text/plain")
+    host.post(
+        f"/tournaments/{slug}/desk/handout",
+        {"recipients": [cast[1].pk], "title": "Clue", "text": "See the file", "file": upload},
+    )
+    (given,) = handouts.visible_to(tournament, tournament.organiser)
+    url = f"/tournaments/{slug}/handouts/{given.pk}/file"
+    got = _client(cast[1].user).get(url)
+    assert got.status_code == 200 and got.content == b"the clue is under the table"
+    assert got["Content-Disposition"] == 'attachment; filename="clue.txt"'
+    assert _client(cast[2].user).get(url).status_code == 404
+    listed = _client(cast[1].user).get(f"/api/tournaments/{slug}/handouts").json()
+    assert listed[0]["file"] == url
+    too_big = SimpleUploadedFile("big.bin", b"x" * 1_000_001)
+    refused = host.post(
+        f"/tournaments/{slug}/desk/handout",
+        {"recipients": [cast[1].pk], "title": "Big", "text": "x", "file": too_big},
+        follow=True,
+    )
+    assert "at most 1 MB" in refused.content.decode() or "1 MB" in refused.content.decode()

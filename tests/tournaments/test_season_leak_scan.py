@@ -34,6 +34,7 @@ TRANSFER = "TRANSFER-9b1c-for-our-secret-alliance"
 CONFESSION = "CONFESSION-2d8e-I-will-betray-p1"
 QUESTION = "QUESTION-5e6f-may-I-hide-a-card"
 ANSWER = "ANSWER-0a4b-only-in-episode-two"
+FILE = "FILE-3c9d-the-map-of-the-vault"
 
 
 def _get(client: Client, url: str) -> str:
@@ -118,8 +119,13 @@ def test_hidden_season_texts_reach_nobody_but_their_owners_and_the_hosts(
                 amount=9,
                 reason="prize",
             )
-            handouts.give(
-                tournament=tournament, by=host, recipients=[cast[0].pk], title="Tip", text=HANDOUT
+            handout = handouts.give(
+                tournament=tournament,
+                by=host,
+                recipients=[cast[0].pk],
+                title="Tip",
+                text=HANDOUT,
+                file=("map.txt", "text/plain", FILE.encode()),
             )
             transfers.offer(
                 tournament=tournament,
@@ -144,6 +150,7 @@ def test_hidden_season_texts_reach_nobody_but_their_owners_and_the_hosts(
         rules_changed.disconnect(dispatch_uid="leak-scan")
 
     owners = {
+        FILE: {cast[0].user_id},
         HANDOUT: {cast[0].user_id},
         TRANSFER: {cast[1].user_id, cast[2].user_id},
         CONFESSION: {cast[3].user_id},
@@ -152,7 +159,10 @@ def test_hidden_season_texts_reach_nobody_but_their_owners_and_the_hosts(
     }
     users = [entrant.user for entrant in cast]
     leaks: list[str] = []
-    urls = _urls(tournament.slug, users)
+    urls = [
+        *_urls(tournament.slug, users),
+        f"/tournaments/{tournament.slug}/handouts/{handout.pk}/file",
+    ]
     viewers = [None, *users]
     for viewer in viewers:
         client = Client()
@@ -165,7 +175,11 @@ def test_hidden_season_texts_reach_nobody_but_their_owners_and_the_hosts(
                     leaks.append(f"{secret[:10]} in {url} for {viewer or 'a spectator'}")
     # The hosts do see them (the scan would be vacuous otherwise).
     desk = _get(_client_for(host), f"/tournaments/{tournament.slug}/desk")
-    assert all(secret in desk for secret in owners), "the hosts' desk shows every secret"
+    assert all(secret in desk for secret in owners if secret != FILE), "the hosts see them"
+    download = _get(
+        _client_for(cast[0].user), f"/tournaments/{tournament.slug}/handouts/{handout.pk}/file"
+    )
+    assert FILE in download, "the recipient downloads the attachment"
     # Live messages, webhook payloads and the signals (what notifications hear).
     messages = []
     while (message := listener.get_message(timeout=0.2)) is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_view
 from rest_framework import serializers
@@ -112,6 +113,7 @@ class HandoutOut(serializers.Serializer):
     text = Text()
     recipients = serializers.ListField(child=serializers.IntegerField())
     episode = serializers.IntegerField(allow_null=True)
+    file = Text(allow_null=True, help_text="The attachment's download path (its readers only)")
 
 
 def handout_payload(h: Handout) -> dict[str, Any]:
@@ -121,6 +123,9 @@ def handout_payload(h: Handout) -> dict[str, Any]:
         "text": h.text,
         "recipients": sorted(r.pk for r in h.recipients.all()),
         "episode": h.episode,
+        "file": reverse("season-handout-file", args=[h.tournament.slug, h.pk])
+        if h.file_name
+        else None,
     }
 
 

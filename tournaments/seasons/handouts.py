@@ -24,9 +24,19 @@ from tournaments.seasons import services as seasons
 MAX_TEXT = 10000
 
 
+MAX_FILE_BYTES = 1_000_000
+
+
 def give(
-    *, tournament: Tournament, by: Any, recipients: list[int], title: str, text: str
+    *,
+    tournament: Tournament,
+    by: Any,
+    recipients: list[int],
+    title: str,
+    text: str,
+    file: tuple[str, str, bytes] | None = None,
 ) -> Handout:
+    """``file``: (name, content type, bytes) of an attachment, at most 1 MB."""
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         check_runs(tournament, by)
@@ -43,8 +53,18 @@ def give(
         if len(text) > MAX_TEXT or len(title) > 120:
             raise TournamentUserError(_("a handout is at most 10000 characters"))
         episode = tournament.episodes.order_by("-number").values_list("number", flat=True).first()
+        name, kind, data = file or ("", "", b"")
+        if file is not None and (not data or len(data) > MAX_FILE_BYTES):
+            raise TournamentUserError(_("an attached file holds from 1 byte to 1 MB"))
         handout = Handout.objects.create(
-            tournament=tournament, title=title, text=text, episode=episode, by=by
+            tournament=tournament,
+            title=title,
+            text=text,
+            episode=episode,
+            by=by,
+            file_name=name.rsplit("/", 1)[-1][:120],
+            file_type=(kind or "application/octet-stream")[:100],
+            file_data=data,
         )
         handout.recipients.set(recipients)
         audit.log(tournament, by, "season.handout.given", handout=handout.pk, recipients=recipients)

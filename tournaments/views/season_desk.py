@@ -172,12 +172,16 @@ def _handout(t: Tournament, r: HttpRequest) -> str:
         recipients = [int(v) for v in r.POST.getlist("recipients")]
     except ValueError:
         raise UserError(_("recipients must be numbers")) from None
+    upload = r.FILES.get("file")
+    if upload is not None and upload.size > handouts.MAX_FILE_BYTES:
+        raise UserError(_("an attached file holds from 1 byte to 1 MB"))
     handouts.give(
         tournament=t,
         by=r.user,
         recipients=recipients,
         title=r.POST.get("title", ""),
         text=r.POST.get("text", ""),
+        file=(upload.name, upload.content_type, upload.read()) if upload else None,
     )
     return _("The handout is given.")
 
@@ -306,3 +310,18 @@ def lounge(request: HttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied
     context = {"tournament": tournament, **confessionals.lounge(tournament, request.user)}
     return render(request, "tournaments/season_lounge.html", context)
+
+
+@login_required
+@require_GET
+def handout_file(request: HttpRequest, slug: str, handout_id: int) -> HttpResponse:
+    """A handout's attachment, to its recipients and the hosts only (else a 404, which says
+    nothing of whether it exists)."""
+    tournament = _season(request, slug)
+    found = handouts.visible_to(tournament, request.user).filter(pk=handout_id).first()
+    if found is None or not found.file_name:
+        raise Http404
+    response = HttpResponse(bytes(found.file_data), content_type="application/octet-stream")
+    response["Content-Disposition"] = f'attachment; filename="{found.file_name}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
