@@ -16,7 +16,9 @@ app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Sub-domain packages with tasks of their own (an app's own ``tasks`` module is found above).
-app.autodiscover_tasks(["games.rooms", "tournaments.webhooks", "tournaments.scheduling"])
+app.autodiscover_tasks(
+    ["games.rooms", "tournaments.webhooks", "tournaments.scheduling", "tournaments.seasons"]
+)
 # /healthz knows a worker is alive by its heartbeat (beat's comes from its scheduler).
 app.steps["consumer"].add("hosting.heartbeats:WorkerHeartbeat")
 

@@ -336,6 +336,8 @@ CELERY_BEAT_SCHEDULE = {
     "notify-idle-turns": {"task": "games.notify_idle_turns", "schedule": 60.0},
     # Slot windows closed without agreement take their default rule; no-shows forfeit.
     "settle-slots": {"task": "tournaments.slots_settle", "schedule": 30.0},
+    # A season's activity checks past their cut-off (the safety net under their ETA tasks).
+    "sweep-activity-checks": {"task": "tournaments.sweep_activity_checks", "schedule": 30.0},
 }
 # A commit arms its deadline's ETA task only when it is this close; the sweep arms the others
 # when they come this close. Most turns end long before their clock does: their tasks are

@@ -16,18 +16,27 @@ from hosting.core.errors import UserError
 from hosting.core.safe_admin import ReadOnly, ReadOnlyInline, through_service
 from tournaments import services
 from tournaments.models import (
+    ActivityCheck,
+    ActivityCheckIn,
     AuditEntry,
+    Confessional,
+    DeathMatchPick,
     Dispute,
     DisputeComment,
     Entrant,
     Episode,
+    GarnetTransfer,
+    Handout,
     LedgerEntry,
     Match,
     MatchGame,
     OrganiserRequest,
     Round,
+    RuleQuestion,
+    RulesVersion,
     SealedSubmission,
     Stage,
+    TokenEntry,
     Tournament,
     WebhookDelivery,
     WebhookEndpoint,
@@ -278,9 +287,77 @@ class SealedSubmissionAdmin(ReadOnly):
 class LedgerEntryAdmin(ReadOnly):
     """Append-only: corrections are new entries, made through the ledger service."""
 
-    list_display = ("tournament", "kind", "entrant", "amount", "currency", "to", "reason", "at")
-    list_filter = ("kind", "currency")
+    list_display = ("tournament", "kind", "entrant", "amount", "currency", "to", "said", "at")
+    list_filter = ("kind", "currency", "private")
     readonly_fields = _all_fields(LedgerEntry)
+
+    @admin.display(description=_("reason"))
+    def said(self, entry: LedgerEntry) -> str:
+        # A private transfer's reason is read on its own row, never in the list.
+        return str(_("private")) if entry.private else entry.reason
+
+
+# -- a season's extras: hidden texts (handouts, confessionals, private transfers) are never
+# listed; a staff admin runs every tournament and so may open one row to read it.
+
+
+@admin.register(TokenEntry)
+class TokenEntryAdmin(ReadOnly):
+    list_display = ("tournament", "episode", "entrant", "kind", "count", "at")
+    list_filter = ("kind",)
+    readonly_fields = _all_fields(TokenEntry)
+
+
+@admin.register(GarnetTransfer)
+class GarnetTransferAdmin(ReadOnly):
+    list_display = ("tournament", "pk", "status", "private", "created")
+    list_filter = ("status", "private")
+    readonly_fields = _all_fields(GarnetTransfer)
+
+
+@admin.register(RulesVersion)
+class RulesVersionAdmin(ReadOnly):
+    list_display = ("tournament", "number", "change", "at")
+    readonly_fields = _all_fields(RulesVersion)
+
+
+@admin.register(RuleQuestion)
+class RuleQuestionAdmin(ReadOnly):
+    list_display = ("tournament", "pk", "status", "created")
+    list_filter = ("status",)
+    readonly_fields = _all_fields(RuleQuestion)
+
+
+@admin.register(Handout)
+class HandoutAdmin(ReadOnly):
+    list_display = ("tournament", "pk", "episode", "created")
+    readonly_fields = ("tournament", "title", "text", "file_name", "episode", "by", "created")
+    exclude = ("recipients", "file_data")
+
+
+@admin.register(ActivityCheck)
+class ActivityCheckAdmin(ReadOnly):
+    list_display = ("tournament", "episode", "cutoff", "policy", "status", "applied_at")
+    list_filter = ("status", "policy")
+    readonly_fields = _all_fields(ActivityCheck)
+
+
+@admin.register(ActivityCheckIn)
+class ActivityCheckInAdmin(ReadOnly):
+    list_display = ("activity_check", "entrant", "at")
+    readonly_fields = _all_fields(ActivityCheckIn)
+
+
+@admin.register(DeathMatchPick)
+class DeathMatchPickAdmin(ReadOnly):
+    list_display = ("episode", "mode", "chosen", "step_deadline")
+    readonly_fields = _all_fields(DeathMatchPick)
+
+
+@admin.register(Confessional)
+class ConfessionalAdmin(ReadOnly):
+    list_display = ("tournament", "pk", "episode", "at")
+    readonly_fields = _all_fields(Confessional)
 
 
 # -- webhooks (the signing secret is the organiser's: never shown here) -----------------------

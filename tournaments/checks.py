@@ -13,21 +13,27 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from datetime import timedelta
 from itertools import pairwise
 
 from django.db.models import Sum
+from django.utils import timezone
 
 from games.models import GameSession
 from hosting.core.errors import UserError
 from tournaments.formats import ledger, repair
 from tournaments.models import (
+    ActivityCheck,
+    DeathMatchPick,
     Entrant,
     Episode,
+    GarnetTransfer,
     LedgerEntry,
     Match,
     MatchGame,
     Round,
     Stage,
+    TokenEntry,
     Tournament,
 )
 from tournaments.seasons.services import ledger_for
@@ -56,15 +62,29 @@ def tournament_problems(tournament: Tournament) -> list[str]:
     if tournament.format == "genius":
         found += _ledger(tournament)
         found += _settlements(tournament)
+        found += _tokens(tournament)
+        found += _transfers(tournament)
+        found += _season_records(tournament)
+        found += _activity_and_picks(tournament)
     return found
 
 
 def _bracket(stage: Stage) -> list[str]:
     draws = stage.format in (*ROUND_BASED, "genius")
     names = dict(stage.tournament.entrants.values_list("pk", "display_name"))
-    return repair.problems(
-        corrections.held(stage), corrections.seeds(stage), draws=draws, names=names
-    )
+    # A three-player Death Match is no bracket pairing: its result names two of its three.
+    three = {m.code: m for m in stage.matches.all() if m.extra.get("three")}
+    found = []
+    for code, match in sorted(three.items()):
+        slots = match.extra["three"]
+        if match.status == Match.Status.FINISHED and (
+            match.winner_id not in slots
+            or match.loser_id not in slots
+            or match.winner_id == match.loser_id
+        ):
+            found.append(f"{code}'s winner and loser are not two of its three players")
+    held = [m for m in corrections.held(stage) if m.code not in three]
+    return found + repair.problems(held, corrections.seeds(stage), draws=draws, names=names)
 
 
 def _statuses(tournament: Tournament, stage: Stage) -> list[str]:
@@ -306,3 +326,97 @@ def _summed(tournament: Tournament, currency: str) -> dict[int, int]:
     add(rows.exclude(kind="award"), "entrant", -1)
     add(rows.filter(to__isnull=False), "to", 1)
     return totals
+
+
+def _tokens(tournament: Tournament) -> list[str]:
+    """Tokens of Life: nobody's record goes below zero."""
+    found = []
+    running: dict[int, int] = {}
+    for entry in tournament.tokens.order_by("pk"):
+        running[entry.entrant_id] = (
+            running.get(entry.entrant_id, 0) + TokenEntry.SIGN[entry.kind] * entry.count
+        )
+        if running[entry.entrant_id] < 0:
+            found.append(
+                f"token entry {entry.pk} ({entry.kind} in episode {entry.episode}) leaves "
+                f"entrant {entry.entrant_id} holding {running[entry.entrant_id]} ToL"
+            )
+    # The record is what the board remembers; the episode's own ``tokens`` are what the pure
+    # rules read. A dispute ruling that reopens an episode moves the latter only, so the two
+    # are compared only by the season test, not here.
+    return found
+
+
+def _transfers(tournament: Tournament) -> list[str]:
+    """A done transfer has its one ledger entry (same players, amount and privacy); one not
+    done has none."""
+    found = []
+    for transfer in tournament.garnet_transfers.select_related("ledger_entry"):
+        entry = transfer.ledger_entry
+        if transfer.status != GarnetTransfer.Status.DONE:
+            if entry is not None:
+                found.append(f"transfer {transfer.pk} is {transfer.status} but has a ledger entry")
+            continue
+        if entry is None:
+            found.append(f"transfer {transfer.pk} is done but has no ledger entry")
+        elif (entry.entrant_id, entry.to_id, entry.amount, entry.private) != (
+            transfer.sender_id,
+            transfer.receiver_id,
+            transfer.amount,
+            transfer.private,
+        ):
+            found.append(f"transfer {transfer.pk} and its ledger entry {entry.pk} disagree")
+    return found
+
+
+def _season_records(tournament: Tournament) -> list[str]:
+    """Rules versions are numbered 1, 2, …; a published question names its version; every
+    handout, confessional and question belongs to an entrant of this season."""
+    found = []
+    numbers = list(tournament.rules_versions.order_by("number").values_list("number", flat=True))
+    if numbers != list(range(1, len(numbers) + 1)):
+        found.append(f"the rules versions are numbered {numbers}, not 1 to {len(numbers)}")
+    for question in tournament.rule_questions.all():
+        if (question.status == "published") != (question.rules_version_id is not None):
+            found.append(
+                f"question {question.pk} is {question.status} but its rules version says otherwise"
+            )
+        if question.asker.tournament_id != tournament.pk:
+            found.append(f"question {question.pk} was asked by an entrant of another tournament")
+    strangers = Entrant.objects.exclude(tournament=tournament)
+    if tournament.handouts.filter(recipients__in=strangers).exists():
+        found.append("a handout goes to an entrant of another tournament")
+    if tournament.confessionals.filter(entrant__in=strangers).exists():
+        found.append("a confessional belongs to an entrant of another tournament")
+    return found
+
+
+# An activity check past its cut-off is applied by its task within seconds, by the beat sweep
+# within a minute: one still open long after has lost both.
+OVERDUE = timedelta(minutes=5)
+
+
+def _activity_and_picks(tournament: Tournament) -> list[str]:
+    """Activity checks are applied after their cut-off, to no-shows only; a Death Match
+    pick's bans and choice come from its pool, and a DM under way by bans has its game."""
+    found = []
+    now = timezone.now()
+    for check in tournament.activity_checks.all():
+        if check.status == ActivityCheck.Status.OPEN and check.cutoff < now - OVERDUE:
+            found.append(f"activity check {check.pk} is past its cut-off but was never applied")
+        checked = {str(pk) for pk in check.check_ins.values_list("entrant_id", flat=True)}
+        if set(check.outcome) & checked:
+            found.append(f"activity check {check.pk} applied its policy to a player who checked in")
+    for pick in DeathMatchPick.objects.filter(episode__tournament=tournament):
+        games = {b["game"] for b in pick.banned} | ({pick.chosen} if pick.chosen else set())
+        if not games <= set(pick.pool):
+            found.append(f"episode {pick.episode.number}'s DM pick names games outside its pool")
+        if pick.chosen and pick.episode.dm_engine != pick.chosen:
+            found.append(
+                f"episode {pick.episode.number}'s DM pick chose {pick.chosen}, but its Death "
+                f"Match is set to {pick.episode.dm_engine or 'the season game'}"
+            )
+        started = pick.episode.status in (Episode.Status.DEATH_MATCH, Episode.Status.FINISHED)
+        if pick.mode == DeathMatchPick.Mode.BANS and started and not pick.chosen:
+            found.append(f"episode {pick.episode.number}'s Death Match began before its bans ended")
+    return found

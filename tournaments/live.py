@@ -92,6 +92,8 @@ def _tournament_id(instance: Any) -> int | None:
 
 
 def _saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    if getattr(instance, "private", False):
+        return  # a private transfer changes nothing anyone else sees: no "changed" to time
     tournament_id = _tournament_id(instance)
     if tournament_id is not None:
         bump(tournament_id)

@@ -339,6 +339,7 @@ class Episode(models.Model):
         CANDIDATES = "candidates", _("Naming the elimination candidate (EC)")
         TOKENS = "tokens", _("Giving a Token of Life (ToL)")
         OPPONENTS = "opponents", _("The EC picks a Death Match opponent (DMO)")
+        DM_PICK = "dm_pick", _("The EC and DMO ban Death Match games")
         DEATH_MATCH = "death_match", _("Death Match (DM)")
         FINISHED = "finished", _("Finished")
 
@@ -364,6 +365,8 @@ class Episode(models.Model):
     losers = models.JSONField(default=list, blank=True)
     ecs = models.JSONField(default=list, blank=True)
     dmos = models.JSONField(default=dict, blank=True, help_text="EC entrant id -> DMO entrant id")
+    # A three-player Death Match (``dm_players`` 3): EC entrant id -> the second DMO's id.
+    dm_third = models.JSONField(default=dict, blank=True)
     tokens = models.JSONField(default=dict, blank=True, help_text="Tokens of Life held")
     tokens_to_give = models.JSONField(default=dict, blank=True)
     dmo_deadline = models.DateTimeField(null=True, blank=True)
@@ -372,6 +375,11 @@ class Episode(models.Model):
     dm_engine = models.CharField(max_length=40, blank=True)
     dm_ruleset = models.JSONField(default=dict, blank=True)
     dm_time_control = models.JSONField(default=dict, blank=True)
+    # A DM Advantage the main match gave (``seasons.death_match_picks``): this entrant moves
+    # first in the hosted Death Match they play this episode.
+    dm_advantage = models.ForeignKey(
+        "Entrant", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["tournament_id", "number"]
@@ -414,6 +422,8 @@ class LedgerEntry(models.Model):
     currency = models.CharField(max_length=20, default="garnets")
     reason = models.CharField(max_length=200)
     episode = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Seen only by the two players and the hosts (a private garnet transfer).
+    private = models.BooleanField(default=False)
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -608,6 +618,266 @@ class OrganiserRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} asks to organise: {self.status}"
+
+
+# -- a Genius season's extras: tokens remembered, transfers, rules, handouts, confessionals --
+
+
+class TokenEntry(models.Model):
+    """Tokens of Life, append-only: won, given, received, used, expired or lost with their
+    holder, per episode. What a player holds is the sum; the board remembers it all season."""
+
+    class Kind(models.TextChoices):
+        WON = "won", _("Won")
+        GIVEN = "given", _("Given")
+        RECEIVED = "received", _("Received")
+        USED = "used", _("Used")
+        EXPIRED = "expired", _("Expired")
+        LOST = "lost", _("Lost with its holder")
+
+    # What each kind does to the holder's count.
+    SIGN = {"won": 1, "received": 1, "given": -1, "used": -1, "expired": -1, "lost": -1}
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tokens")
+    episode = models.PositiveSmallIntegerField()
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="token_entries")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    count = models.PositiveSmallIntegerField(default=1)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+        verbose_name_plural = "token entries"
+
+    def __str__(self) -> str:
+        return f"{self.entrant} {self.kind} {self.count} ToL in episode {self.episode}"
+
+
+class GarnetTransfer(models.Model):
+    """A player's offer of garnets to another; the ledger entry is written once it is done
+    (at once, on the receiver's acceptance or on the host's approval, by the season's rule).
+    A private transfer is seen only by its two players and the hosts."""
+
+    class Status(models.TextChoices):
+        AWAITING_RECEIVER = "awaiting_receiver", _("Awaiting the receiver")
+        AWAITING_HOST = "awaiting_host", _("Awaiting the host")
+        DONE = "done", _("Done")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="garnet_transfers"
+    )
+    sender = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="transfers_sent")
+    receiver = models.ForeignKey(
+        Entrant, on_delete=models.PROTECT, related_name="transfers_received"
+    )
+    amount = models.PositiveIntegerField()
+    reason = models.CharField(max_length=200, blank=True)
+    private = models.BooleanField(default=False)
+    status = models.CharField(max_length=20, choices=Status.choices)
+    episode = models.PositiveSmallIntegerField(null=True, blank=True)
+    ledger_entry = models.OneToOneField(
+        "LedgerEntry", null=True, blank=True, on_delete=models.PROTECT, related_name="offer"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"transfer {self.pk}: {self.amount} ({self.status})"
+
+
+class RulesVersion(models.Model):
+    """A season's rules as published, versioned: each change is a new row (the change log)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rules_versions"
+    )
+    number = models.PositiveSmallIntegerField()
+    text = models.TextField(blank=True)
+    change = models.CharField(max_length=300, help_text="What changed, for the change log")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_rules_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} rules v{self.number}"
+
+
+class RuleQuestion(models.Model):
+    """A player's question to the hosts: answered privately, or published as a clarification
+    on the rules page (anonymised on request), which makes a new rules version."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ANSWERED = "answered", _("Answered privately")
+        PUBLISHED = "published", _("Published as a clarification")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rule_questions"
+    )
+    asker = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="rule_questions")
+    text = models.TextField(max_length=2000)
+    answer = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    anonymous = models.BooleanField(default=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    rules_version = models.ForeignKey(
+        RulesVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="clarifications"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"question {self.pk} ({self.status})"
+
+
+class Handout(models.Model):
+    """Extra information a host gives one or more players: hidden information, seen only by
+    its recipients and the hosts (and, if the season says so, everyone after the season)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="handouts")
+    recipients = models.ManyToManyField(Entrant, related_name="handouts")
+    title = models.CharField(max_length=120)
+    text = models.TextField(max_length=10000)
+    # An attached file, kept in the database (never in a public media folder) and served
+    # only to the recipients and the hosts (``views.season_desk.handout_file``).
+    file_name = models.CharField(max_length=120, blank=True)
+    file_type = models.CharField(max_length=100, blank=True)
+    file_data = models.BinaryField(blank=True, default=b"", editable=False)
+    episode = models.PositiveSmallIntegerField(null=True, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"handout {self.pk}"
+
+
+class Confessional(models.Model):
+    """One entry of a player's private diary: the hosts read it live; everyone after the
+    season only if the season's rules say so."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="confessionals"
+    )
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="confessionals")
+    episode = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField(max_length=5000)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+
+    def __str__(self) -> str:
+        return f"confessional {self.pk}"
+
+
+class ActivityCheck(models.Model):
+    """Before an episode, the players still in check in by a cut-off; at the cut-off (a Celery
+    task, ``seasons.activity``) the season's policy is applied to each no-show."""
+
+    class Policy(models.TextChoices):
+        WARNING = "warning", _("A warning")
+        FINE = "fine", _("A garnet fine")
+        ELIMINATE = "eliminate", _("Elimination")
+        REPLACE = "replace", _("Replacement by a waiting player")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        APPLIED = "applied", _("Applied")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="activity_checks"
+    )
+    episode = models.PositiveSmallIntegerField()
+    cutoff = models.DateTimeField()
+    policy = models.CharField(max_length=10, choices=Policy.choices)
+    fine = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    # entrant id -> what the policy did to them ("warned", "fined 3", "eliminated", ...)
+    outcome = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+        indexes = [models.Index(fields=["status", "cutoff"], name="activity_due")]
+
+    def __str__(self) -> str:
+        return f"activity check {self.pk} ({self.status})"
+
+
+class ActivityCheckIn(models.Model):
+    activity_check = models.ForeignKey(
+        ActivityCheck, on_delete=models.CASCADE, related_name="check_ins"
+    )
+    entrant = models.ForeignKey(Entrant, on_delete=models.PROTECT, related_name="activity")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["activity_check_id", "at"]
+        constraints = [
+            models.UniqueConstraint(fields=["activity_check", "entrant"], name="one_check_in_each"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} checked in"
+
+
+class DeathMatchPick(models.Model):
+    """How an episode's Death Match game is chosen: by lottery from a pool, or from a pool by
+    bans (vetoes) of the ECs and DMOs in turn, each a timed step; the host's own choice is
+    ``seasons.death_match_setup``."""
+
+    class Mode(models.TextChoices):
+        LOTTERY = "lottery", _("Lottery from a pool")
+        BANS = "bans", _("Bans by the EC and the DMO")
+
+    episode = models.OneToOneField(Episode, on_delete=models.CASCADE, related_name="dm_pick")
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    pool = models.JSONField(default=list, help_text="Engine keys to choose from")
+    banned = models.JSONField(default=list, blank=True, help_text="[{by, game, timed_out}]")
+    order = models.JSONField(default=list, blank=True, help_text="Entrant ids banning in turn")
+    step_seconds = models.PositiveIntegerField(default=300)
+    step_deadline = models.DateTimeField(null=True, blank=True)
+    chosen = models.CharField(max_length=40, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"DM pick for {self.episode}"
+
+    @property
+    def remaining(self) -> list[str]:
+        out = {b["game"] for b in self.banned}
+        return [g for g in self.pool if g not in out]
+
+    @property
+    def banner(self) -> int | None:
+        """Whose ban it is now (the order repeats), or None when none is due."""
+        if self.chosen or not self.order or self.episode.status != "dm_pick":
+            return None
+        return self.order[len(self.banned) % len(self.order)]
 
 
 # Sub-domain models, registered with the tournaments app here (as every model of the app is).

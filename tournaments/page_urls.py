@@ -8,6 +8,7 @@ from tournaments.scheduling import views as slot_views
 from tournaments.views import manage as manage_views
 from tournaments.views import organisers as organiser_views
 from tournaments.views import public as views
+from tournaments.views import season_desk
 from tournaments.webhooks import views as webhook_pages
 
 urlpatterns = [
@@ -32,6 +33,15 @@ urlpatterns = [
     path("<slug:slug>/check-in", views.check_in, name="tournament-page-check-in"),
     path("<slug:slug>/report", views.report, name="tournament-page-report"),
     path("<slug:slug>/garnets", views.transfer, name="tournament-page-transfer"),
+    path("<slug:slug>/rules", season_desk.rules_page, name="season-rules"),
+    path("<slug:slug>/desk", season_desk.desk, name="season-desk"),
+    path("<slug:slug>/desk/<str:action>", season_desk.desk_action, name="season-desk-action"),
+    path("<slug:slug>/lounge", season_desk.lounge, name="season-lounge"),
+    path(
+        "<slug:slug>/handouts/<id:handout_id>/file",
+        season_desk.handout_file,
+        name="season-handout-file",
+    ),
     path(
         "<slug:slug>/episodes/<int:number>/submit",
         views.sealed_submit,
@@ -43,6 +53,7 @@ urlpatterns = [
         name="episode-page-candidates",
     ),
     path("<slug:slug>/episodes/<int:number>/token", views.token, name="episode-page-token"),
+    path("<slug:slug>/episodes/<int:number>/ban", views.ban, name="episode-page-ban"),
     path(
         "<slug:slug>/episodes/<int:number>/opponent", views.opponent, name="episode-page-opponent"
     ),

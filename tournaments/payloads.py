@@ -59,6 +59,7 @@ def episode_payload(episode: Episode) -> dict[str, Any]:
         "losers": episode.losers,
         "ecs": episode.ecs,
         "dmos": episode.dmos,
+        "dm_third": episode.dm_third,
         "tokens": episode.tokens,
         "tokens_to_give": episode.tokens_to_give,
         "dmo_deadline": episode.dmo_deadline,
@@ -70,6 +71,24 @@ def episode_payload(episode: Episode) -> dict[str, Any]:
         }
         if episode.dm_engine
         else None,
+        "dm_advantage": episode.dm_advantage_id,
+        "dm_pick": dm_pick_payload(episode),
+    }
+
+
+def dm_pick_payload(episode: Episode) -> dict[str, Any] | None:
+    """How the episode's DM game is being chosen (lottery or bans): public, like the picks."""
+    pick = getattr(episode, "dm_pick", None) if episode.pk else None
+    if pick is None:
+        return None
+    return {
+        "mode": pick.mode,
+        "pool": pick.pool,
+        "banned": pick.banned,
+        "remaining": pick.remaining,
+        "banner": pick.banner,
+        "step_deadline": pick.step_deadline,
+        "chosen": pick.chosen or None,
     }
 
 

@@ -37,6 +37,8 @@ from tournaments.payloads import (
     summary_payload,
 )
 from tournaments.seasons import services as seasons
+from tournaments.seasons import story
+from tournaments.seasons import tokens as token_record
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -175,7 +177,8 @@ def detail(slug: str) -> dict[str, Any]:
         payload["episodes"] = [episode_payload(e) for e in tournament.episodes.all()]
         # The season rules (and so the currency) are checked when the season starts.
         started = bool(tournament.stages.all())
-        payload["balances"] = seasons.balances(tournament) if started else {}
+        # Public: private transfers are left out (seen by their two players and the hosts).
+        payload["balances"] = seasons.public_balances(tournament) if started else {}
     return payload
 
 
@@ -225,6 +228,7 @@ def season_board(tournament: Tournament, picture: dict[str, Any]) -> dict[str, A
     episodes = picture.get("episodes", [])
     current = episodes[-1] if episodes else None
     tokens = current["tokens"] if current else {}
+    remembered = token_record.history(tournament)
     balances = picture.get("balances", {})
     matches_by_episode: dict[int, list[dict[str, Any]]] = {}
     for stage in picture["stages"]:
@@ -247,12 +251,19 @@ def season_board(tournament: Tournament, picture: dict[str, Any]) -> dict[str, A
             "eliminated_in": e["eliminated_in"],
             "champion": e["id"] == champion,
             "tokens": tokens.get(str(e["id"]), tokens.get(e["id"], 0)),
+            # The season's Tokens of Life (ToL) with this player: won or received, given, used.
+            "tokens_won": remembered.get(e["id"], {}).get("won", 0)
+            + remembered.get(e["id"], {}).get("received", 0),
+            "tokens_given": remembered.get(e["id"], {}).get("given", 0),
+            "tokens_used": remembered.get(e["id"], {}).get("used", 0),
             "garnets": balances.get(e["id"], balances.get(str(e["id"]), 0)),
         }
         for e in picture["entrants"]
         if e["status"] in adapters.ACTIVE
     ]
-    ledger = tournament.ledger.select_related("entrant", "to").order_by("pk")
+    ledger = tournament.ledger.filter(private=False).select_related("entrant", "to")
+    ledger = ledger.order_by("pk")
+    stories = story.stories(tournament, episodes, names, list(ledger))
     return {
         "cast": cast,
         "ledger": list(ledger),
@@ -263,16 +274,28 @@ def season_board(tournament: Tournament, picture: dict[str, Any]) -> dict[str, A
                 "losers": [names.get(i, i) for i in episode["losers"]],
                 "ecs": [names.get(i, i) for i in episode["ecs"]],
                 "picks": [
-                    (names.get(int(ec), ec), names.get(dmo, dmo))
+                    (
+                        names.get(int(ec), ec),
+                        names.get(dmo, dmo)
+                        if str(ec) not in episode["dm_third"]
+                        else f"{names.get(dmo, dmo)}, {names.get(episode['dm_third'][str(ec)])}",
+                    )
                     for ec, dmo in episode["dmos"].items()
                 ],
-                "death_matches": matches_by_episode.get(episode["number"], []),
+                "death_matches": [
+                    # A three-player Death Match names its three (the box shows two sides).
+                    {**m, "trio": [names.get(pk, pk) for pk in m["slots"]]}
+                    if len(m["slots"]) == 3
+                    else m
+                    for m in matches_by_episode.get(episode["number"], [])
+                ],
                 "eliminated": [
                     e["name"]
                     for e in picture["entrants"]
                     if e["eliminated_in"] == episode["number"]
                 ],
                 "answers": answers.get(episode["number"], []),
+                "story": stories.get(episode["number"], []),
             }
             for episode in reversed(episodes)
         ],

@@ -4,6 +4,7 @@ from hosting.core import converters  # noqa: F401  (registers number and code)
 from tournaments.api import audit as audit_api
 from tournaments.api import entrants as entrant_api
 from tournaments.api import matches as match_api
+from tournaments.api import season_extras as extras_api
 from tournaments.api import seasons as season_api
 from tournaments.api import tournaments as tournament_api
 from tournaments.exports import api as export_api
@@ -51,6 +52,36 @@ urlpatterns = [
         "<slug:slug>/export.csv", export_api.ExportCSVView.as_view(), name="tournament-export-csv"
     ),
     path("<slug:slug>/ledger", season_api.LedgerView.as_view(), name="tournament-ledger"),
+    path("<slug:slug>/transfers", extras_api.TransfersView.as_view(), name="season-transfers"),
+    path(
+        "<slug:slug>/transfers/<id:transfer_id>",
+        extras_api.TransferDecisionView.as_view(),
+        name="season-transfer",
+    ),
+    path("<slug:slug>/questions", extras_api.QuestionsView.as_view(), name="season-questions"),
+    path(
+        "<slug:slug>/questions/<id:question_id>/answer",
+        extras_api.AnswerView.as_view(),
+        name="season-question-answer",
+    ),
+    path("<slug:slug>/rules", extras_api.RulesView.as_view(), name="season-rules-api"),
+    path("<slug:slug>/handouts", extras_api.HandoutsView.as_view(), name="season-handouts"),
+    path(
+        "<slug:slug>/confessionals",
+        extras_api.ConfessionalsView.as_view(),
+        name="season-confessionals",
+    ),
+    path("<slug:slug>/lounge", extras_api.LoungeView.as_view(), name="season-lounge-api"),
+    path(
+        "<slug:slug>/activity-checks",
+        extras_api.ActivityChecksView.as_view(),
+        name="season-activity-checks",
+    ),
+    path(
+        "<slug:slug>/activity-checks/<id:check_id>/check-in",
+        extras_api.ActivityCheckInView.as_view(),
+        name="season-activity-check-in",
+    ),
     path("<slug:slug>/webhooks", webhook_api.WebhookListView.as_view(), name="api-webhooks"),
     path(
         "<slug:slug>/webhooks/<id:hook_id>",
@@ -111,5 +142,20 @@ urlpatterns = [
         "<slug:slug>/episodes/<number:number>/opponent",
         season_api.OpponentView.as_view(),
         name="episode-opponent",
+    ),
+    path(
+        "<slug:slug>/episodes/<number:number>/dm-pick",
+        season_api.DeathMatchPickView.as_view(),
+        name="episode-dm-pick",
+    ),
+    path(
+        "<slug:slug>/episodes/<number:number>/dm-ban",
+        season_api.DeathMatchBanView.as_view(),
+        name="episode-dm-ban",
+    ),
+    path(
+        "<slug:slug>/episodes/<number:number>/dm-advantage",
+        season_api.DeathMatchAdvantageView.as_view(),
+        name="episode-dm-advantage",
     ),
 ]

@@ -30,6 +30,12 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "tournaments.sealedsubmission": frozenset({"text"}),
     "hosting.personaltoken": frozenset({"key_sha256"}),
     "tournaments.webhookendpoint": frozenset({"secret"}),
+    # A season's hidden texts (issue 29): handouts, confessionals, private transfers' reasons.
+    "tournaments.handout": frozenset({"text", "title", "file_name", "file_data"}),
+    "tournaments.confessional": frozenset({"text"}),
+    "tournaments.garnettransfer": frozenset({"reason", "amount", "sender", "receiver"}),
+    "tournaments.rulequestion": frozenset({"text", "answer"}),
+    "tournaments.ledgerentry": frozenset({"reason"}),
 }
 
 

@@ -76,7 +76,7 @@ def test_an_overturned_death_match_swaps_the_eliminations_and_compensates_the_le
     assert tournament.episodes.get(number=2).status == Episode.Status.MAIN_MATCH
     html = page(Client(), f"/tournaments/{tournament.slug}/")
     rows = {r.split()[0]: r for r in texts(section(html, 'class="season-cast"'), "tr")[1:]}
-    assert rows["p3"] == "p3 Eliminated in episode 1 0 0"
+    assert rows["p3"] == "p3 Eliminated in episode 1 0 0 0 0 0"  # ToL held, won, given, used
     assert rows["p4"].startswith("p4 In") and rows["p4"].endswith(" 7")
     assert_sound()
     # The season plays on with the new cast.

@@ -26,6 +26,7 @@ from tests.tournaments.builders import report_top_seed_wins, user
 from tournaments import services
 from tournaments.disputes import services as disputes
 from tournaments.models import MatchSlot
+from tournaments.seasons import confessionals, handouts, questions
 
 GAMES = ("color_clash", "drafting_trios", "dropmix")
 
@@ -58,6 +59,12 @@ def site() -> tuple[list[Visit], dict[str, object]]:
         organiser=host, name="Draft cup", slug="draft-cup", format="swiss", game="color_clash"
     )
 
+    # The season's own pages (issue 29) with something on each.
+    handouts.give(tournament=season, by=host, recipients=[ec.pk], title="Tip", text="Look left")
+    asked = questions.ask(tournament=season, by=ec.user, entrant=ec, text="May we trade ToL?")
+    questions.answer(question=asked, by=host, text="No.", publish=True)
+    confessionals.write(tournament=season, by=ec.user, entrant=ec, text="Nervous today.")
+
     cup = formats["single_elimination"]
     # A slot the players agree (the Death Match, already played: the page still shows it).
     MatchSlot.objects.create(
@@ -77,6 +84,10 @@ def site() -> tuple[list[Visit], dict[str, object]]:
         Visit("tournaments", "/tournaments/"),
         *(Visit(f"tournament-{fmt}", f"/tournaments/{t.slug}/") for fmt, t in formats.items()),
         Visit("tournament-genius", f"/tournaments/{season.slug}/"),
+        Visit("season-rules", f"/tournaments/{season.slug}/rules"),
+        Visit("season-desk-host", f"/tournaments/{season.slug}/desk", who="host"),
+        Visit("season-desk-player", f"/tournaments/{season.slug}/desk", who="party"),
+        Visit("season-lounge", f"/tournaments/{season.slug}/lounge", who="host"),
         Visit("manage", f"/tournaments/{cup.slug}/manage/", who="host"),
         Visit("manage-genius", f"/tournaments/{season.slug}/manage/", who="host"),
         # Swiss and round robin are reported on match cards; a draft's settings are a form.

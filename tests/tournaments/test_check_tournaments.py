@@ -1,13 +1,26 @@
 """``check_tournaments`` finds a bracket, standings or ledger that contradicts itself."""
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from tests.tournaments.builders import open_tournament, report_top_seed_wins, started
 from tests.tournaments.test_genius_season import RULES, play_episode
-from tournaments.models import Entrant, Episode, LedgerEntry, Match
+from tournaments import checks
+from tournaments.models import (
+    ActivityCheck,
+    Entrant,
+    Episode,
+    GarnetTransfer,
+    LedgerEntry,
+    Match,
+    TokenEntry,
+)
+from tournaments.seasons import activity, confessionals, handouts, questions, transfers
+from tournaments.seasons import death_match_picks as picks
 from tournaments.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db
@@ -135,3 +148,54 @@ def test_a_main_match_played_by_someone_out_of_the_season_is_listed():
         f"{cast[1].pk}, {cast[3].pk}, but its cast is {cast[0].pk}, {cast[1].pk}, {cast[2].pk}"
         in lines
     )
+
+
+def test_a_season_with_tokens_transfers_questions_and_handouts_checks_clean():
+    """The season's new ledgers (issue 29): Tokens of Life, transfers and their ledger entries,
+    rules versions and clarifications, handouts and confessionals."""
+    tournament, cast = open_tournament(
+        "genius", 5, format_options=RULES | {"transfers": "receiver_accepts"}
+    )
+    host = tournament.organiser
+    seasons.season_start(tournament=tournament, by=host)
+    seasons.ledger_record(
+        tournament=tournament, by=host, kind="award", entrant=cast[0].pk, amount=5, reason="x"
+    )
+    offered = transfers.offer(
+        tournament=tournament, by=cast[0].user, sender=cast[0], receiver=cast[1], amount=2
+    )
+    transfers.accept(transfer=offered, by=cast[1].user)
+    asked = questions.ask(tournament=tournament, by=cast[1].user, entrant=cast[1], text="q?")
+    questions.answer(question=asked, by=host, text="a.", publish=True)
+    handouts.give(tournament=tournament, by=host, recipients=[cast[2].pk], title="t", text="x")
+    confessionals.write(tournament=tournament, by=cast[3].user, entrant=cast[3], text="d")
+    while tournament.episodes.filter(kind="episode").exclude(status="finished").exists():
+        play_episode(tournament, tournament.episodes.order_by("-number").first())
+    assert check() == (0, ["1 tournaments, 0 problems"]), check()
+    # Broken by hand: a done transfer that lost its entry, and a token that was never won.
+    GarnetTransfer.objects.filter(pk=offered.pk).update(status="awaiting_receiver")
+    TokenEntry.objects.create(tournament=tournament, episode=1, entrant=cast[4], kind="used")
+    code, lines = check()
+    assert code == 1
+    assert any("awaiting_receiver but has a ledger entry" in line for line in lines)
+    assert any("holding -1 ToL" in line for line in lines)
+
+
+def test_activity_checks_and_dm_picks_are_checked():
+    tournament, _cast = open_tournament("genius", 5, format_options=RULES)
+    host = tournament.organiser
+    episode = seasons.season_start(tournament=tournament, by=host)
+    check = activity.open_check(
+        tournament=tournament, by=host, cutoff=timezone.now() + timedelta(hours=1)
+    )
+    picks.pick_open(episode=episode, by=host, mode="lottery", pool=["color_clash", "dropmix"])
+    assert check_problems() == []
+    ActivityCheck.objects.filter(pk=check.pk).update(cutoff=timezone.now() - timedelta(hours=1))
+    Episode.objects.filter(pk=episode.pk).update(dm_engine="drafting_trios")
+    problems = check_problems()
+    assert any("never applied" in line for line in problems)
+    assert any("DM pick chose" in line for line in problems)
+
+
+def check_problems() -> list[str]:
+    return [line for _, found in checks.all_problems() for line in found]

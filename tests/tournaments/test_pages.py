@@ -226,7 +226,8 @@ def test_the_season_board_tells_each_episode(client):
     play_episode(tournament, episode, dm_draw=True)
     html = page(client, f"/tournaments/{tournament.slug}/")
     cast_rows = {r.split()[0]: r for r in texts(section(html, 'class="season-cast"'), "tr")[1:]}
-    assert cast_rows["p6"] == "p6 Eliminated in episode 1 0 0"
+    # ToL held, won, given and used this season, then garnets.
+    assert cast_rows["p6"] == "p6 Eliminated in episode 1 0 0 0 0 0"
     assert cast_rows["p3"].endswith(" 7")  # the DM winner took the eliminated EC's garnets
     first = section(html, 'id="episode-1"', end="</article>")
     assert "Winners: p1" in first and "p6 picked p3" in first and "E1.DM1" in first

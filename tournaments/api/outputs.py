@@ -64,6 +64,16 @@ class DeathMatchSetup(serializers.Serializer):
     time_control = json_object("time_control", "Allowance and reserve per phase")
 
 
+class DeathMatchPick(serializers.Serializer):
+    mode = Text()
+    pool = serializers.ListField(child=Text())
+    banned = serializers.ListField(child=json_object("ban", "{by, game, timed_out}"))
+    remaining = serializers.ListField(child=Text())
+    banner = serializers.IntegerField(allow_null=True, help_text="Whose ban it is now")
+    step_deadline = serializers.DateTimeField(allow_null=True)
+    chosen = Text(allow_null=True)
+
+
 class Episode(serializers.Serializer):
     number = serializers.IntegerField()
     kind = Text()
@@ -76,12 +86,17 @@ class Episode(serializers.Serializer):
     losers = serializers.ListField(child=serializers.IntegerField())
     ecs = serializers.ListField(child=serializers.IntegerField())
     dmos = serializers.ListField(child=serializers.IntegerField())
+    dm_third = json_object("dm_third", "three-player Death Matches: EC id -> second DMO id")
     tokens = json_object("tokens")
     tokens_to_give = serializers.IntegerField()
     dmo_deadline = serializers.DateTimeField(allow_null=True)
     death_match = DeathMatchSetup(
         allow_null=True, help_text="The Death Match's own game; null: the tournament's"
     )
+    dm_advantage = serializers.IntegerField(
+        allow_null=True, help_text="Who takes the first seat in their Death Match"
+    )
+    dm_pick = DeathMatchPick(allow_null=True, help_text="A lottery or bans choosing the DM game")
 
 
 class TournamentSummary(serializers.Serializer):

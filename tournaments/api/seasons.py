@@ -23,8 +23,9 @@ from tournaments.api.inputs import (
     SealedSubmitInput,
     TokenInput,
 )
-from tournaments.models import Episode
+from tournaments.models import DeathMatchPick, Episode
 from tournaments.payloads import episode_payload, submission_payload
+from tournaments.seasons import death_match_picks
 from tournaments.seasons import services as seasons
 
 
@@ -213,3 +214,79 @@ class LedgerView(TournamentAPIView):
             to=to.pk if to else None,
         )
         return Response({"balances": seasons.balances(tournament)}, status=201)
+
+
+class DeathMatchPickInput(serializers.Serializer):
+    chosen_by = serializers.ChoiceField(
+        choices=DeathMatchPick.Mode.choices, help_text="lottery, or bans by the EC and DMO"
+    )
+    pool = serializers.ListField(child=Text(max_length=40), min_length=2, max_length=20)
+    step_seconds = serializers.IntegerField(required=False, default=300, min_value=10)
+
+
+class BanInput(serializers.Serializer):
+    game = Text(max_length=40)
+    entrant = serializers.IntegerField(
+        required=False, min_value=1, help_text="For a host banning for a player"
+    )
+
+
+class AdvantageInput(serializers.Serializer):
+    entrant = serializers.IntegerField(allow_null=True, min_value=1)
+
+
+@extend_schema_view(
+    post=operation(
+        outputs.Episode,
+        request=DeathMatchPickInput,
+        summary="Choose the DM game by lottery or by bans from a pool",
+    )
+)
+class DeathMatchPickView(TournamentAPIView):
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        episode = _episode(request, slug, number)
+        data = valid(DeathMatchPickInput, request.data)
+        death_match_picks.pick_open(
+            episode=episode,
+            by=request.user,
+            mode=data["chosen_by"],
+            pool=data["pool"],
+            step_seconds=data["step_seconds"],
+        )
+        return _changed(episode)
+
+
+@extend_schema_view(
+    post=operation(outputs.Episode, request=BanInput, summary="Ban a game from the DM pool")
+)
+class DeathMatchBanView(TournamentAPIView):
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = selectors.visible_tournament(slug, request.user)
+        episode = selectors.episode(tournament, number)
+        data = valid(BanInput, request.data)
+        entrant = (
+            selectors.entrant(tournament, data["entrant"])
+            if "entrant" in data
+            else selectors.my_entrant(tournament, request.user)
+        )
+        death_match_picks.ban(
+            episode=episode, by=request.user, entrant=entrant.pk, game=data["game"]
+        )
+        return _changed(episode)
+
+
+@extend_schema_view(
+    post=operation(
+        outputs.Episode, request=AdvantageInput, summary="Give the DM Advantage (first seat)"
+    )
+)
+class DeathMatchAdvantageView(TournamentAPIView):
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = selectors.visible_tournament(slug, request.user)
+        episode = selectors.episode(tournament, number)
+        data = valid(AdvantageInput, request.data)
+        holder = None if data["entrant"] is None else selectors.entrant(tournament, data["entrant"])
+        death_match_picks.advantage_give(
+            episode=episode, by=request.user, entrant=holder.pk if holder else None
+        )
+        return _changed(episode)

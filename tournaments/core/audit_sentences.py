@@ -52,6 +52,24 @@ PLAIN = {
     "tournaments.season.final_paired": gettext_lazy("The season's final was paired"),
     "tournaments.season.episode_reset": gettext_lazy("%(actor)s reset the episode"),
     "tournaments.season.episode_removed": gettext_lazy("%(actor)s removed the episode"),
+    "tournaments.season.dm_pick.drawn": gettext_lazy(
+        "%(actor)s drew the Death Match game by lottery"
+    ),
+    "tournaments.season.dm_pick.bans_opened": gettext_lazy(
+        "%(actor)s set the Death Match game to be chosen by bans"
+    ),
+    "tournaments.season.dm_pick.chosen": gettext_lazy("The bans left the Death Match game"),
+    "tournaments.season.activity.opened": gettext_lazy("%(actor)s opened an activity check"),
+    "tournaments.season.activity.applied": gettext_lazy(
+        "The activity check's cut-off passed and its policy was applied"
+    ),
+    "tournaments.season.question.asked": gettext_lazy("%(actor)s asked the hosts a rule question"),
+    "tournaments.season.question.answered": gettext_lazy(
+        "%(actor)s answered a rule question privately"
+    ),
+    "tournaments.season.question.published": gettext_lazy(
+        "%(actor)s published an answer as a clarification"
+    ),
     "tournaments.webhook.created": gettext_lazy("%(actor)s added a webhook"),
     "tournaments.webhook.edited": gettext_lazy("%(actor)s changed a webhook"),
     "tournaments.webhook.deleted": gettext_lazy("%(actor)s deleted a webhook"),
@@ -101,6 +119,23 @@ ABOUT = {
     "tournaments.season.eliminated": gettext_lazy("%(entrant)s was eliminated"),
     "tournaments.season.won": gettext_lazy("%(entrant)s won the season"),
     "tournaments.season.reinstated": gettext_lazy("%(actor)s put %(entrant)s back in the season"),
+    "tournaments.season.dm_pick.banned": gettext_lazy("%(entrant)s banned a Death Match game"),
+    "tournaments.season.dm_advantage": gettext_lazy("%(actor)s gave %(entrant)s the DM Advantage"),
+    "tournaments.season.activity.warned": gettext_lazy(
+        "%(entrant)s missed the activity check and was warned"
+    ),
+    "tournaments.season.activity.fined": gettext_lazy(
+        "%(entrant)s missed the activity check and paid a garnet fine"
+    ),
+    "tournaments.season.activity.removed": gettext_lazy(
+        "%(entrant)s missed the activity check and left the season"
+    ),
+    "tournaments.season.activity.replaced": gettext_lazy(
+        "%(entrant)s took the place of a player who missed the activity check"
+    ),
+    "tournaments.season.confessional.written": gettext_lazy(
+        "%(entrant)s wrote a confessional entry"
+    ),
 }
 
 
@@ -179,6 +214,20 @@ def sentence(entry: AuditEntry, names: dict[int, tuple[str, int | None]]) -> str
             **words,
             "amount": data.get("amount", ""),
         }
+    if action.startswith("tournaments.season.transfer."):
+        return _transfer(action.rsplit(".", 1)[1], data, words)
+    if action == "tournaments.season.rules.changed":
+        return _("%(actor)s published version %(version)s of the rules") % {
+            **words,
+            "version": data.get("version", ""),
+        }
+    if action == "tournaments.season.handout.given":
+        count = len(data.get("recipients") or [])
+        return ngettext(
+            "%(actor)s gave a handout to %(count)s player",
+            "%(actor)s gave a handout to %(count)s players",
+            count,
+        ) % {**words, "count": count}
     if action in ("hosting.role.granted", "hosting.role.revoked"):
         template = (
             _("%(actor)s made %(user)s %(role)s")
@@ -204,6 +253,25 @@ def sentence(entry: AuditEntry, names: dict[int, tuple[str, int | None]]) -> str
     if action in PLAIN:
         return str(PLAIN[action]) % _defaulted(words)
     return _("%(actor)s: %(action)s") % {**words, "action": action}
+
+
+def _transfer(step: str, data: dict[str, Any], words: dict[str, Any]) -> str:
+    """A garnet transfer's step; a private one's entry names neither its players nor amount."""
+    if data.get("private"):
+        private = {
+            "offered": _("%(actor)s offered a private garnet transfer"),
+            "done": _("A private garnet transfer was done"),
+            "declined": _("%(actor)s declined a private garnet transfer"),
+            "withdrawn": _("%(actor)s withdrew a private garnet transfer"),
+        }
+        return private.get(step, private["done"]) % words
+    said = {
+        "offered": _("%(entrant)s offered %(amount)s garnets to %(to)s"),
+        "done": _("%(entrant)s transferred %(amount)s garnets to %(to)s"),
+        "declined": _("%(actor)s declined the transfer of %(amount)s garnets to %(to)s"),
+        "withdrawn": _("%(actor)s withdrew the transfer of %(amount)s garnets to %(to)s"),
+    }
+    return said.get(step, said["done"]) % {**_defaulted(words), "amount": data.get("amount", "")}
 
 
 def _defaulted(words: dict[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,9 @@ LABEL = "Genius season"
 
 EC_RULES = ("chosen_by_winners", "mm_loser")
 ON_ELIMINATION = ("confiscated", "to_dm_winner")
+TRANSFERS = ("immediate", "receiver_accepts", "host_approves")
+TRANSFER_VISIBILITY = ("public", "private", "choice")
+NO_SHOW = ("warning", "fine", "eliminate", "replace")
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,22 @@ class SeasonRules:
     final_best_of: int = 3
     currency: str = GARNETS
     sealed_edits: bool = True  # a sealed MM answer may be replaced until the deadline
+    # A garnet transfer between players: done at once, once the receiver accepts, or once
+    # the host approves; public, private (the two players and the hosts), or the payer's choice.
+    transfers: Literal["immediate", "receiver_accepts", "host_approves"] = "immediate"
+    transfer_visibility: Literal["public", "private", "choice"] = "public"
+    # Tokens of Life: spare ones carry over to the next episode (one is used per episode in
+    # which it protects its holder); otherwise a token lasts the episode it was won in.
+    tokens_carry_over: bool = False
+    # After the season: everyone reads the confessionals; the lounge shows the handouts.
+    confessionals_after_season: bool = False
+    handouts_after_season: bool = True
+    # A player who misses an activity check's cut-off: a warning, a garnet fine of
+    # ``no_show_fine``, elimination, or replacement by a waiting (waitlisted) player.
+    no_show: Literal["warning", "fine", "eliminate", "replace"] = "warning"
+    no_show_fine: int = 1
+    # Players in a Death Match: 2 (EC and DMO), or 3 (the EC picks two DMOs; last place loses).
+    dm_players: int = 2
 
     def __post_init__(self) -> None:
         if self.ec_rule not in EC_RULES:
@@ -112,6 +131,35 @@ class SeasonRules:
                     currency=self.currency,
                 )
             )
+        _choice("transfers", self.transfers, TRANSFERS)
+        _choice("transfer_visibility", self.transfer_visibility, TRANSFER_VISIBILITY)
+        _choice("no_show", self.no_show, NO_SHOW)
+        if self.dm_players not in (2, 3) or isinstance(self.dm_players, bool):
+            raise FormatError(
+                Message(
+                    gettext_noop("dm_players is 2 or 3, got {players!r}"), players=self.dm_players
+                )
+            )
+        if (
+            isinstance(self.no_show_fine, bool)
+            or not isinstance(self.no_show_fine, int)
+            or self.no_show_fine < 0
+        ):
+            raise FormatError(
+                Message(
+                    gettext_noop("no_show_fine is a whole number of 0 or more, got {fine!r}"),
+                    fine=self.no_show_fine,
+                )
+            )
+        for name in ("tokens_carry_over", "confessionals_after_season", "handouts_after_season"):
+            if not isinstance(getattr(self, name), bool):
+                raise FormatError(
+                    Message(
+                        gettext_noop("{name} is true or false, got {value!r}"),
+                        name=name,
+                        value=getattr(self, name),
+                    )
+                )
         if not isinstance(self.sealed_edits, bool):
             raise FormatError(
                 Message(
@@ -119,6 +167,18 @@ class SeasonRules:
                     sealed_edits=self.sealed_edits,
                 )
             )
+
+
+def _choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise FormatError(
+            Message(
+                gettext_noop("{name} must be one of {choices}: {value!r}"),
+                name=name,
+                choices=", ".join(choices),
+                value=value,
+            )
+        )
 
 
 def _nonzero(mapping: Mapping[int, int]) -> dict[int, int]:
@@ -226,7 +286,8 @@ def candidates_needed(episode: Episode, rules: SeasonRules) -> int:
     more Death Matches than the players still in (all in the MM) can pair off, so that two
     players always reach the final."""
     players_left = len(episode.winners | episode.losers)
-    return max(1, min(rules.ec_count, len(episode.losers), players_left // 2))
+    # Each Death Match takes ``dm_players`` of them (two, or the EC and two DMOs).
+    return max(1, min(rules.ec_count, len(episode.losers), players_left // rules.dm_players))
 
 
 def candidates_follow_from_result(episode: Episode, rules: SeasonRules) -> bool:

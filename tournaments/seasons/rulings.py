@@ -34,6 +34,7 @@ from tournaments.events import emit, match_data
 from tournaments.formats import FormatError, ledger
 from tournaments.models import Dispute, Entrant, Episode, Match, Round, Stage, Tournament
 from tournaments.seasons import services as seasons
+from tournaments.seasons import tokens as token_record
 from tournaments.services import corrections
 from tournaments.services.matches import checked_result, decide, open_match
 
@@ -379,6 +380,8 @@ def _reset_episode(
     episode.submissions.exclude(entrant_id__in=still_in).delete()
     episode.winners, episode.losers, episode.ecs = [], [], []
     episode.dmos, episode.tokens, episode.tokens_to_give = {}, {}, {}
+    # The record keeps what was won; the reset takes it away (``check_tournaments`` agrees).
+    token_record.expire_all(tournament, episode.number)
     episode.mm_game = None
     episode.status = Status.MAIN_MATCH
     episode.save()

@@ -9,6 +9,7 @@ from the organiser exactly as in any tournament.
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 from types import MappingProxyType
 from typing import Any
 
@@ -22,6 +23,7 @@ from games import services as game_services
 from games.clocks import TimeControl, TimeControlError
 from games.engines.base import ConfigError
 from games.engines.messages import Message
+from hosting.core import scheduling
 from hosting.core.errors import Conflict, Forbidden
 from hosting.core.wording import say
 from notifications import services as notices
@@ -34,6 +36,7 @@ from tournaments.core.permissions import check_runs, runs
 from tournaments.events import emit, match_data
 from tournaments.formats import FormatError, genius, ledger
 from tournaments.models import (
+    DeathMatchPick,
     Entrant,
     Episode,
     LedgerEntry,
@@ -43,6 +46,7 @@ from tournaments.models import (
     Stage,
     Tournament,
 )
+from tournaments.seasons import tokens as token_record
 from tournaments.services.matches import DMO_TIE_DECISIONS, open_match
 from tournaments.services.stages import withdraw_no_shows
 
@@ -98,7 +102,8 @@ def episode_for(episode: Episode) -> genius.Episode:
     )
 
 
-def ledger_for(tournament: Tournament) -> ledger.Ledger:
+def ledger_for(tournament: Tournament, *, public: bool = False) -> ledger.Ledger:
+    rows = tournament.ledger.filter(private=False) if public else tournament.ledger
     return tuple(
         ledger.LedgerEntry(
             kind=e.kind,
@@ -109,7 +114,7 @@ def ledger_for(tournament: Tournament) -> ledger.Ledger:
             currency=e.currency,
             episode=e.episode,
         )
-        for e in tournament.ledger.order_by("pk")
+        for e in rows.order_by("pk")
     )
 
 
@@ -123,9 +128,18 @@ def _store(episode: Episode, pure: genius.Episode, season: genius.Season) -> Non
 
 
 def append_ledger(tournament: Tournament, before: ledger.Ledger, after: ledger.Ledger) -> None:
-    """Write the entries the pure ledger ``after`` added to ``before`` (append-only)."""
+    """Write the entries the pure ledger ``after`` added to ``before`` (append-only).
+
+    An entry other than an award that moves the currency of a player with a private
+    transfer in their history is private too: its amount (a settlement of their whole
+    balance, a fine capped by it) would tell what the private transfer was."""
+    private = tournament.ledger.filter(private=True)
+    secret = set(private.values_list("entrant_id", flat=True)) | set(
+        private.values_list("to_id", flat=True)
+    )
     for entry in after[len(before) :]:
         LedgerEntry.objects.create(
+            private=entry.kind != "award" and bool({entry.player, entry.to} & secret),
             tournament=tournament,
             kind=entry.kind,
             entrant_id=entry.player,
@@ -293,8 +307,11 @@ def main_match_record(*, episode: Episode, by: Any, winners: list[int], losers: 
         if episode.status != Status.MAIN_MATCH:
             raise Conflict(_("this episode's main match is already decided"))
         rules = rules_for(tournament)
-        season = season_for(tournament)
+        # Tokens carried over from the episode before (``tokens_carry_over``) count here.
+        season = season_for(tournament, episode)
+        held_before = dict(season.tokens)
         season, pure = _decided(genius.main_match, season, episode.number, winners, losers, rules)
+        token_record.won(tournament, episode.number, held_before, dict(season.tokens))
         if genius.candidates_follow_from_result(pure, rules):
             pure = _decided(genius.name_elimination_candidates, pure, rules)
         pure = _waive_impossible_gift(season, pure)
@@ -338,6 +355,7 @@ def token_give(*, episode: Episode, by: Any, giver: int, receiver: int) -> None:
         _store(episode, pure, season)
         episode.status = _next_status(pure)
         episode.save()
+        token_record.given(tournament, episode.number, giver, receiver)
         audit.log(tournament, by, "season.token_given", episode=episode.number, to=receiver)
 
 
@@ -355,8 +373,12 @@ def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
         ):
             raise Conflict(_("the deadline to choose has passed; the host decides now"))
         season = season_for(tournament, episode)
-        pure = _decided(genius.choose_opponent, season, episode_for(episode), ec, dmo)
-        _store(episode, pure, season)
+        three = rules_for(tournament).dm_players == 3
+        if three and str(ec) in episode.dmos:
+            _second_opponent(season, episode, ec, dmo)
+        else:
+            pure = _decided(genius.choose_opponent, season, episode_for(episode), ec, dmo)
+            _store(episode, pure, season)
         audit.log(tournament, by, "season.opponent_chosen", episode=episode.number, ec=ec, dmo=dmo)
         # The cast is told (and the season's Discord: a public fact of the show).
         cast = Entrant.objects.filter(tournament=tournament, eliminated_in__isnull=True)
@@ -364,16 +386,58 @@ def opponent_choose(*, episode: Episode, by: Any, ec: int, dmo: int) -> None:
             list(cast.values_list("user_id", flat=True)),
             Kind.DMO_CHOSEN,
             notices.About(
-                key=f"episode-dmo-chosen:{episode.pk}:{ec}",
+                key=f"episode-dmo-chosen:{episode.pk}:{ec}:{dmo}",
                 label=f"{tournament.name} · {episode.number}",
                 url=reverse("tournament-detail", args=[tournament.slug]),
                 tournament_id=tournament.pk,
             ),
         )
-        if len(pure.dmos) == len(pure.ecs):
-            episode.status = Status.DEATH_MATCH
-            _create_death_matches(tournament, episode)
+        picked = len(episode.dmos) == len(episode.ecs)
+        if picked and (not three or len(episode.dm_third) == len(episode.ecs)):
+            pick = DeathMatchPick.objects.filter(episode=episode, mode="bans", chosen="").first()
+            if pick is not None:
+                _start_bans(episode, pick)  # the DM begins once the bans leave one game
+            else:
+                episode.status = Status.DEATH_MATCH
+                _create_death_matches(tournament, episode)
         episode.save()
+
+
+def _taken_view(episode: Episode, ec: int) -> genius.Episode:
+    """The pure episode as a second pick sees it: ``ec`` still to pick, every DMO (first and
+    second) already taken (under keys that are no candidate)."""
+    pure = episode_for(episode)
+    taken = [v for k, v in pure.dmos.items() if k != ec] + [pure.dmos[ec]]
+    taken += list(episode.dm_third.values())
+    return dataclasses.replace(
+        pure, dmos=MappingProxyType({-(i + 1): v for i, v in enumerate(taken)})
+    )
+
+
+def _second_opponent(season: genius.Season, episode: Episode, ec: int, dmo: int) -> None:
+    """A three-player Death Match: the EC's second DMO, by the rules of the first pick."""
+    if str(ec) in episode.dm_third:
+        raise TournamentUserError(
+            _named(
+                Message(
+                    "player {ec} has already chosen player {chosen}",
+                    ec=ec,
+                    chosen=episode.dm_third[str(ec)],
+                )
+            )
+        )
+    _decided(genius.choose_opponent, season, _taken_view(episode, ec), ec, dmo)
+    episode.dm_third = {**episode.dm_third, str(ec): dmo}
+
+
+def opponents_left(tournament: Tournament, episode: Episode, ec: int) -> list[int]:
+    """Who ``ec`` may pick now: a first DMO, or (three-player) their second."""
+    season = season_for(tournament, episode)
+    if str(ec) not in episode.dmos:
+        return genius.eligible_opponents(season, episode_for(episode))
+    if rules_for(tournament).dm_players == 3 and str(ec) not in episode.dm_third:
+        return genius.eligible_opponents(season, _taken_view(episode, ec))
+    return []
 
 
 # Until the Death Match begins the host may set how it is played and the DMO-pick deadline.
@@ -405,14 +469,16 @@ def death_match_setup(
                 % {"game": engine, "games": ", ".join(engines.known_keys())}
             )
         played = engines.get(engine)
-        if not played.min_seats <= 2 <= played.max_seats:
+        seats = rules_for(tournament).dm_players
+        if not played.min_seats <= seats <= played.max_seats:
             raise TournamentUserError(
-                _("a Death Match is a two-player game; %(game)s is not") % {"game": played.name}
+                _("this season's Death Match is a %(seats)s-player game; %(game)s is not")
+                % {"seats": seats, "game": played.name}
             )
         if dmo_deadline is not None and dmo_deadline <= timezone.now():
             raise TournamentUserError(_("the deadline must be in the future"))
         try:
-            checked = played.validate_config(config or {}, 2)
+            checked = played.validate_config(config or {}, seats)
             defaults = game_services.time_control_defaults(played, checked)
             TimeControl.from_json(time_control or {}, defaults)
         except (ConfigError, TimeControlError) as error:
@@ -478,6 +544,26 @@ def _round_for(tournament: Tournament, episode: Episode) -> tuple[Stage, Round]:
     return stage, round_
 
 
+def _start_bans(episode: Episode, pick: DeathMatchPick) -> None:
+    """Every DMO is picked: the ECs and DMOs ban games from the pool in turn (EC first), each
+    within ``step_seconds``; a Celery task bans at random for whoever lets the time run out."""
+    order: list[int] = []
+    for ec, dmo in episode.dmos.items():
+        order += [int(ec), dmo]
+    pick.order = order
+    pick.step_deadline = timezone.now() + timedelta(seconds=pick.step_seconds)
+    pick.save(update_fields=["order", "step_deadline"])
+    episode.status = Status.DM_PICK
+    arm_ban_timeout(pick)
+
+
+def arm_ban_timeout(pick: DeathMatchPick) -> None:
+    pk, step, when = pick.pk, len(pick.banned), pick.step_deadline.timestamp()
+    transaction.on_commit(
+        lambda: scheduling.schedule("tournaments.dm_ban_timeout", when, pick_id=pk, step=step)
+    )
+
+
 def _create_death_matches(tournament: Tournament, episode: Episode) -> None:
     stage, round_ = _round_for(tournament, episode)
     extra: dict[str, Any] = {"roles": ["EC", "DMO"]}
@@ -488,11 +574,20 @@ def _create_death_matches(tournament: Tournament, episode: Episode) -> None:
             "time_control": episode.dm_time_control,
         }
     for index, (ec, dmo) in enumerate(episode.dmos.items(), start=1):
+        extra = dict(extra)
+        extra.pop("first_seat", None)
+        if episode.dm_advantage_id in (int(ec), dmo):
+            extra["first_seat"] = episode.dm_advantage_id
+        slots = [int(ec), dmo]
+        if str(ec) in episode.dm_third:
+            # Three players, seated EC, DMO, second DMO; the last place is eliminated.
+            slots.append(episode.dm_third[str(ec)])
+            extra = {**extra, "three": slots, "roles": ["", ""]}
         match = Match.objects.create(
             stage=stage,
             round=round_,
             code=f"E{episode.number}.DM{index}",
-            slots=[int(ec), dmo],
+            slots=slots,
             home_id=int(ec),
             away_id=dmo,
             status=Match.Status.READY,
@@ -532,6 +627,9 @@ def match_decided(match: Match) -> None:
     episode.status = Status.FINISHED
     episode.save(update_fields=["status"])
     Round.objects.filter(pk=match.round_id).update(status=Round.Status.FINISHED)
+    carried = token_record.settle_episode(
+        tournament, episode, carry_over=rules_for(tournament).tokens_carry_over
+    )
     following = season_for(tournament)
     if following.stage == "final":
         final = Episode.objects.create(
@@ -540,9 +638,10 @@ def match_decided(match: Match) -> None:
             kind=Episode.Kind.FINAL,
             status=Status.DEATH_MATCH,
         )
+        token_record.expire_all(tournament, episode.number)
         _create_final(tournament, final, following.players)
     else:
-        Episode.objects.create(tournament=tournament, number=episode.number + 1)
+        Episode.objects.create(tournament=tournament, number=episode.number + 1, tokens=carried)
 
 
 def eliminate_loser(
@@ -561,6 +660,7 @@ def eliminate_loser(
         episode=episode.number,
     )
     append_ledger(tournament, before, after)
+    token_record.lost(tournament, episode, result.loser)
     Entrant.objects.filter(pk=result.loser).update(eliminated_in=episode.number)
     audit.log(
         tournament,
@@ -579,6 +679,15 @@ def _death_match_result(episode: Episode, match: Match) -> genius.DeathMatchResu
     the organiser is a tie, which the DMO wins. ``tie`` also records a game that its own
     tie-break chain settled in the DMO's favour."""
     ec = match.home_id
+    if match.extra.get("three"):
+        # First place wins, last place (decided with the game, ``matches.decide_three``) loses.
+        return genius.DeathMatchResult(
+            ec=ec,
+            dmo=match.away_id,
+            winner=match.winner_id,
+            loser=match.loser_id,
+            tie=False,
+        )
     if match.winner_id is None:
         return _decided(genius.death_match_result, episode_for(episode), ec, 0.5, 0.5)
     ec_won = match.winner_id == ec
@@ -630,7 +739,17 @@ def ledger_record(
             raise TournamentUserError(_("every entrant in a ledger entry must be in this season"))
         if kind == "transfer" and to is None:
             raise TournamentUserError(_('a transfer needs "to": the entrant who receives it'))
-        currency = rules_for(tournament).currency
+        rules = rules_for(tournament)
+        currency = rules.currency
+        if (
+            kind == "transfer"
+            and not runs(tournament, by)
+            and (rules.transfers != "immediate" or rules.transfer_visibility != "public")
+        ):
+            # Acceptance, approval or privacy: the offer path (``seasons.transfers``) keeps them.
+            raise Conflict(
+                _("this season's transfers are offers: make one on the season desk or /transfers")
+            )
         operations = {
             "award": lambda led: ledger.award(led, entrant, amount, reason, currency=currency),
             "spend": lambda led: ledger.spend(led, entrant, amount, reason, currency=currency),
@@ -650,3 +769,9 @@ def ledger_record(
 
 def balances(tournament: Tournament) -> dict[int, int]:
     return ledger.balances(ledger_for(tournament), rules_for(tournament).currency)
+
+
+def public_balances(tournament: Tournament) -> dict[int, int]:
+    """Balances as everyone may see them: private transfers left out (their two players and
+    the hosts see the whole ledger, ``balances``)."""
+    return ledger.balances(ledger_for(tournament, public=True), rules_for(tournament).currency)

@@ -57,17 +57,25 @@ def start_next_game(match: Match) -> None:
     """Create and start the match's next game; home takes seat 0 in odd games."""
     tournament = match.stage.tournament
     number = match.match_games.count() + 1
-    home_seat = 0 if number % 2 else 1
+    # A DM Advantage (``seasons.death_match_picks``) seats its holder first in game one.
+    flip = int(match.extra.get("first_seat") not in (None, match.home_id))
+    home_seat = (0 if number % 2 else 1) ^ flip
     entrants = [match.home, match.away] if home_seat == 0 else [match.away, match.home]
+    three = match.extra.get("three")
+    if three:  # a three-player Death Match: seated as its slots, EC first
+        home_seat = 0
+        by_id = Entrant.objects.in_bulk(three)
+        entrants = [by_id[pk] for pk in three]
     # Death Matches seat the EC at home and the DMO away; the roles travel with the entrant.
     home_role, away_role = match.extra.get("roles", ["", ""])
     roles = [home_role, away_role] if home_seat == 0 else [away_role, home_role]
+    roles += [""] * (len(entrants) - len(roles))
     # A Death Match carries the game its episode chose (seasons.death_match_setup).
     played = match.extra.get("game") or {}
     engine_key = played.get("engine", tournament.game)
     config = played.get("config", engine_config(tournament.ruleset))
     if any(roles) and not seat_roles_known(engine_key, config):
-        roles = ["", ""]  # the season itself gives the DMO a tie, whatever the game
+        roles = [""] * len(entrants)  # the season itself gives the DMO a tie, whatever the game
     game = game_services.game_create(
         engine_key=engine_key,
         seats=[
@@ -140,6 +148,28 @@ def goes_to_higher_seed(match: Match) -> bool:
     )
 
 
+def decide_three(match: Match, seats: list[int], outcome: dict[str, Any]) -> None:
+    """A three-player Death Match's game ended: first place wins, last place loses. A shared
+    last place loses its EC if the EC shares it, else its lowest seed (highest number)."""
+    ranking = outcome.get("ranking") or [[seat] for seat in range(len(seats))]
+    entrant_at = {seat: pk for seat, pk in enumerate(seats)}
+    last = [entrant_at[int(seat)] for seat in ranking[-1]]
+    first = entrant_at[int(ranking[0][0])]
+    if match.home_id in last:
+        loser = match.home_id
+    else:
+        seeds = dict(Entrant.objects.filter(pk__in=last).values_list("pk", "seed"))
+        loser = max(last, key=lambda pk: (seeds.get(pk) or 0, pk))
+    if first == loser:  # everyone shares one place: nobody came first
+        first = next(pk for pk in seats if pk != loser)
+    match.status = Match.Status.FINISHED
+    match.result_kind = Match.ResultKind.PLAYED
+    match.winner_id, match.loser_id = first, loser
+    match.extra = {**match.extra, "ranking": [[entrant_at[int(s)] for s in p] for p in ranking]}
+    match.save()
+    emit(match.stage.tournament_id, "match.result", **match_data(match))
+
+
 def decide(match: Match, kind: str, winner: Entrant | None = None) -> None:
     """Finish the match: the higher score wins, or ``winner`` when given; level is a draw."""
     match.status = Match.Status.FINISHED
@@ -164,6 +194,8 @@ def checked_result(
     """The home and away scores of a result the match allows, or a refusal saying why."""
     if match.home is None or match.away is None:
         raise Conflict(_("this match does not have both entrants yet"))
+    if match.extra.get("three"):
+        raise Conflict(_("a three-player Death Match is decided by its game's last place"))
     if winner is not None and winner not in (match.home, match.away):
         raise TournamentUserError(_("the winner must be one of the match's two entrants"))
     if winner is None and not draws_allowed(match):

@@ -28,6 +28,7 @@ from tournaments.services.matches import (
     checked_result,
     count_game,
     decide,
+    decide_three,
     draws_allowed,
     goes_to_higher_seed,
     start_next_game,
@@ -52,6 +53,11 @@ def game_result_recorded(*, game_id: int) -> None:
         if match.status != Match.Status.LIVE:
             return  # the organiser settled it meanwhile
         game = GameSession.objects.get(pk=game_id)
+        if match.extra.get("three"):
+            decide_three(match, match.extra["three"], game.outcome or {})
+            audit.log(tournament, None, "match.result_from_games", match=match.code)
+            _after_result(match)
+            return
         count_game(match, link, game.outcome or {})
         needed = match.best_of // 2 + 1
         played = match.match_games.count()

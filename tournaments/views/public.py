@@ -38,6 +38,7 @@ from tournaments.api.inputs import MAX_ID, MAX_INT
 from tournaments.core.permissions import runs
 from tournaments.formats import genius
 from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
+from tournaments.seasons import death_match_picks, transfers
 from tournaments.seasons import services as seasons
 from tournaments.selectors import or_404
 from tournaments.templatetags.tournament_pages import FORMATS, TOURNAMENT_STATUS
@@ -229,15 +230,20 @@ def my_season(tournament: Tournament, entrant: Entrant | None) -> dict[str, Any]
             (pk, names[pk]) for pk in season.players if pk != entrant.pk and pk not in episode.ecs
         ]
     picking = episode.status == Episode.Status.OPPONENTS and entrant.pk in episode.ecs
-    if picking and str(entrant.pk) not in episode.dmos:
+    left = seasons.opponents_left(tournament, episode, entrant.pk) if picking else []
+    if left:
         if seasons.dmo_pick_overdue(episode):
             context["pick_overdue"] = True  # the host picks for them now
         else:
-            eligible = genius.eligible_opponents(season, seasons.episode_for(episode))
-            context["eligible"] = [(pk, names[pk]) for pk in eligible]
+            context["eligible"] = [(pk, names[pk]) for pk in left]
             context["dmo_deadline"] = episode.dmo_deadline
+    pick = getattr(episode, "dm_pick", None) if episode.status == Episode.Status.DM_PICK else None
+    if pick is not None and pick.banner == entrant.pk:
+        context["ban_pool"] = [(key, engines.get(key).name) for key in pick.remaining]
+        context["ban_deadline"] = pick.step_deadline
     others = [(pk, names[pk]) for pk in season.players if pk != entrant.pk]
     context["transfer_to"] = others if context["still_in"] else []
+    context["transfer_choice"] = seasons.rules_for(tournament).transfer_visibility == "choice"
     return context
 
 
@@ -502,6 +508,21 @@ def token(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @require_POST
+def ban(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The EC or DMO whose turn it is bans a game from the Death Match pool."""
+
+    def strike(tournament: Tournament) -> None:
+        death_match_picks.ban(
+            episode=or_404(selectors.episode, tournament, number),
+            by=request.user,
+            entrant=_mine(tournament, request.user).pk,
+            game=request.POST.get("game", ""),
+        )
+
+    return _acted(request, slug, strike, _("The game is banned."))
+
+
+@require_POST
 def opponent(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def pick(tournament: Tournament) -> None:
         seasons.opponent_choose(
@@ -517,24 +538,37 @@ def opponent(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 class TransferForm(forms.Form):
     to = forms.IntegerField(min_value=1, max_value=MAX_ID)
     amount = forms.IntegerField(min_value=1, max_value=MAX_INT)
-    reason = forms.CharField(max_length=200)
+    reason = forms.CharField(max_length=200, required=False)
+    private = forms.BooleanField(required=False)
 
 
 @require_POST
 def transfer(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player's garnet transfer: an offer by the season's rule (``seasons.transfers``)."""
     form = TransferForm(request.POST)
+    made: list[Any] = []
 
     def pay(tournament: Tournament) -> None:
         if not form.is_valid():
-            raise UserError(str(_("A transfer names who receives it, an amount and a reason.")))
-        seasons.ledger_record(
-            tournament=tournament,
-            by=request.user,
-            kind="transfer",
-            entrant=_mine(tournament, request.user).pk,
-            amount=form.cleaned_data["amount"],
-            reason=form.cleaned_data["reason"],
-            to=selectors.entrant(tournament, form.cleaned_data["to"]).pk,
+            raise UserError(str(_("A transfer names who receives it and an amount.")))
+        rules = seasons.rules_for(tournament)
+        made.append(
+            transfers.offer(
+                tournament=tournament,
+                by=request.user,
+                sender=_mine(tournament, request.user),
+                receiver=selectors.entrant(tournament, form.cleaned_data["to"]),
+                amount=form.cleaned_data["amount"],
+                reason=form.cleaned_data["reason"],
+                private=form.cleaned_data["private"]
+                if rules.transfer_visibility == "choice"
+                else None,
+            )
         )
 
-    return _acted(request, slug, pay, _("The garnets are transferred."))
+    def done() -> Any:
+        if made and made[0].status != "done":
+            return _("The transfer is offered; it is done once accepted or approved.")
+        return _("The garnets are transferred.")
+
+    return _acted(request, slug, pay, done)
