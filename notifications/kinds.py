@@ -44,6 +44,7 @@ def text(kind: str, label: str, when: str) -> str:
         Kind.PAIRINGS: _("%(label)s: the pairings are out."),
         Kind.SLOT_PROPOSED: _("%(label)s: your opponent proposed a time."),
         Kind.SLOT_AGREED: _("%(label)s: the match is set for %(when)s."),
+        Kind.RULES_CHANGED: _("%(label)s: the rules have changed; read the change log."),
     }
     return messages[Kind(kind)] % names
 

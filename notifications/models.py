@@ -31,6 +31,7 @@ class Kind(models.TextChoices):
     PAIRINGS = "pairings", _("Pairings published")
     SLOT_PROPOSED = "slot_proposed", _("Match time proposed")
     SLOT_AGREED = "slot_agreed", _("Match time agreed")
+    RULES_CHANGED = "rules_changed", _("Season's rules changed")
 
 
 class Channel(models.TextChoices):

@@ -122,6 +122,20 @@ def tell(tournament_id: int, event: str, data: dict[str, Any]) -> None:
         notices.notify_many(users, Kind.PAIRINGS, tournament_about(tournament))
 
 
+def on_rules_changed(
+    sender: object, tournament: Tournament, version: Any, players: list[int], **kwargs: object
+) -> None:
+    """A season's rules have a new version: the players still in are told once per version
+    (the notice names the season and links its rules page; what changed is read there)."""
+    about = notices.About(
+        key=f"rules:{tournament.pk}:{version.pk}",
+        label=tournament.name,
+        url=reverse("season-rules", args=[tournament.slug]),
+        tournament_id=tournament.pk,
+    )
+    notices.notify_many(players, Kind.RULES_CHANGED, about)
+
+
 def arm_check_in_reminders(tournament: Tournament) -> int:
     """Remind every entrant when check-in opens and ten minutes before it closes; reminders
     armed for times since changed are cancelled (a reminder is keyed by its time)."""

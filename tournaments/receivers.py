@@ -11,6 +11,7 @@ from tournaments import live, notices
 from tournaments.core import audit, hooks, permissions
 from tournaments.events import tournament_event
 from tournaments.seasons import services as seasons
+from tournaments.seasons.signals import rules_changed
 from tournaments.services.results import game_result_recorded
 from tournaments.webhooks import services as webhooks
 
@@ -25,6 +26,7 @@ def connect() -> None:
     webhooks.connect()
     tournament_event.connect(notices.on_tournament_event, dispatch_uid="tournaments.notices")
     notification_services.connect_discord(notices.post_to_discord)
+    rules_changed.connect(notices.on_rules_changed, dispatch_uid="tournaments.rules_notices")
 
 
 def on_game_finished(sender: object, game_id: int, **kwargs: object) -> None:

@@ -7,6 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from hosting.core.errors import Conflict, Forbidden
+from notifications.models import Notice
 from tests.tournaments.builders import open_tournament
 from tests.tournaments.test_genius_season import RULES, play_episode
 from tournaments.core.errors import TournamentUserError
@@ -315,3 +316,17 @@ def test_a_handout_with_a_file_is_downloaded_by_its_recipient_only():
         follow=True,
     )
     assert "at most 1 MB" in refused.content.decode() or "1 MB" in refused.content.decode()
+
+
+def test_a_rules_change_tells_each_player_still_in_once_with_a_link_to_the_rules(
+    django_capture_on_commit_callbacks,
+):
+    tournament, cast, _ = _season()
+    with django_capture_on_commit_callbacks(execute=True):
+        questions.rules_edit(
+            tournament=tournament, by=tournament.organiser, text="Be kind.", change="First rules"
+        )
+    told = Notice.objects.filter(kind="rules_changed", user__in=[e.user for e in cast])
+    assert told.count() == len(cast)
+    assert {n.user_id for n in told} == {e.user_id for e in cast}
+    assert all(n.url.endswith(f"/tournaments/{tournament.slug}/rules") for n in told)
