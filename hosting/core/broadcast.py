@@ -25,11 +25,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import redis
-import redis.asyncio as aioredis
 from django.conf import settings
 
-from hosting.core import redis_clients
+from hosting.core import redis_clients, redis_subscriber
 
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "games:"
@@ -172,7 +170,7 @@ async def subscribe_key(key: Key) -> asyncio.Queue:
         try:
             await _listener().watch(key)
         except BaseException:
-            hub.remove(key, queue)
+            unsubscribe(key, queue)
             raise
     return queue
 
@@ -213,31 +211,31 @@ def _caught_up_topics() -> None:
 class _Listener:
     """One Redis pub/sub connection per event loop, subscribed to exactly the channels this
     loop's streams watch (issue 31: a process hears only its own viewers' games, so adding web
-    processes divides the fan-out instead of multiplying it). Reference-counted per key:
+    processes divides the fan-out instead of multiplying it). Reference-counted per channel:
     SUBSCRIBE on the first stream of a key, UNSUBSCRIBE after the last. A channel of its own
     that nothing publishes on keeps the connection subscribed while no stream is open."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.counts: dict[Key, int] = {}
+        self.counts: dict[str, int] = {}  # channel -> streams of this loop watching it
         self.confirmed: dict[str, asyncio.Future] = {}  # channel -> its SUBSCRIBE's reply
-        self.pubsub: aioredis.client.PubSub | None = None
-        self.connected = asyncio.Event()
+        self.connection: redis_subscriber.Subscriber | None = None
         self.task: asyncio.Task | None = None
         self.own = f"{namespace()}listener:{id(self)}"
+        self.prefix = namespace().encode()
+        self.unconfirmed: set[bytes] = set()  # after losing Redis: catch up once all are back
 
     def ensure_running(self) -> None:
         if self.task is None or self.task.done():
-            self.connected.clear()
             self.task = self.loop.create_task(self._run())
 
     async def watch(self, key: Key) -> None:
-        count = self.counts.get(key, 0)
-        self.counts[key] = count + 1
         name = channel(key)
+        count = self.counts.get(name, 0)
+        self.counts[name] = count + 1
         if count == 0:
             self.confirmed[name] = self.loop.create_future()
-            await self._send("subscribe", name)
+            self._send("subscribe", name)
         waiting = self.confirmed.get(name)
         if waiting is not None and not waiting.done():
             # Redis down: stream from the database; the catch-up after reconnecting covers it
@@ -245,41 +243,44 @@ class _Listener:
                 await asyncio.wait_for(asyncio.shield(waiting), SUBSCRIBE_WAIT_SECONDS)
 
     def unwatch(self, key: Key) -> None:
-        count = self.counts.get(key, 0) - 1
-        if count > 0:
-            self.counts[key] = count
-            return
-        self.counts.pop(key, None)
         name = channel(key)
-        waiting = self.confirmed.pop(name, None)
-        if waiting is not None and not waiting.done():
-            waiting.cancel()
-        task = self.loop.create_task(self._send("unsubscribe", name))
-        _background.add(task)
-        task.add_done_callback(_background.discard)
+        count = self.counts.get(name, 0) - 1
+        if count > 0:
+            self.counts[name] = count
+            return
+        self.counts.pop(name, None)
+        self.confirmed.pop(name, None)
+        self._send("unsubscribe", name)
 
-    async def _send(self, command: str, name: str) -> None:
+    def _send(self, command: str, name: str) -> None:
         """SUBSCRIBE or UNSUBSCRIBE on the listening connection (Redis answers on the stream
         the listener reads). Without a connection, the next one subscribes to every watched
         channel when it starts."""
-        pubsub = self.pubsub
-        if pubsub is None or not self.connected.is_set():
+        if self.connection is None:
             return
         try:
             if command == "subscribe":
-                await pubsub.subscribe(name)
-            elif name not in self._wanted():
-                await pubsub.unsubscribe(name)
-        except (redis.RedisError, OSError):
+                self.connection.subscribe(name)
+            else:
+                self.connection.unsubscribe(name)
+        except (redis_subscriber.SubscriberError, OSError):
             log.warning("live updates: %s %s failed; the listener reconnects", command, name)
 
-    def _wanted(self) -> set[str]:
-        return {channel(key) for key in self.counts}
+    def _message(self, raw_channel: bytes, data: bytes) -> None:
+        key = _key(raw_channel, self.prefix)
+        if key is not None and hub.watched(key):
+            hub.deliver(key, Update.decode(data.decode()))
 
-    def _confirm(self, name: str) -> None:
-        waiting = self.confirmed.get(name)
+    def _subscribed(self, raw_channel: bytes) -> None:
+        waiting = self.confirmed.get(raw_channel.decode())
         if waiting is not None and not waiting.done():
             waiting.set_result(None)
+        if self.unconfirmed:
+            self.unconfirmed.discard(raw_channel)
+            if not self.unconfirmed:
+                log.warning("live updates: Redis is back; streams catch up from the database")
+                resubscribed().set()
+                _caught_up_topics()
 
     def _confirm_all(self) -> None:
         for waiting in self.confirmed.values():
@@ -289,56 +290,29 @@ class _Listener:
     async def _run(self) -> None:
         lost = False
         while True:
-            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            connection = None
             try:
-                async with client.pubsub() as pubsub:
-                    wanted = self._wanted()
-                    await pubsub.subscribe(self.own, *wanted)
-                    self.pubsub = pubsub
-                    self.connected.set()
-                    if late := self._wanted() - wanted:  # watched while this connected
-                        await pubsub.subscribe(*late)
-                    # after losing Redis: catch up once every channel is confirmed again
-                    unconfirmed = {self.own, *wanted} if lost else set()
+                connection = await redis_subscriber.Subscriber.connect(
+                    settings.REDIS_URL, self._message, self._subscribed
+                )
+                wanted = [self.own, *self.counts]
+                if lost:
+                    self.unconfirmed = {name.encode() for name in wanted}
                     lost = False
-                    await self._read(pubsub, unconfirmed)
-            except (redis.RedisError, OSError):
+                connection.subscribe(*wanted)
+                self.connection = connection
+                ended = await connection.closed()
+                raise redis_subscriber.SubscriberError(f"Redis closed the connection: {ended}")
+            except (redis_subscriber.SubscriberError, OSError, TimeoutError):
                 log.warning("live updates lost Redis; reconnecting", exc_info=True)
                 lost = True
-                self.pubsub = None
-                self.connected.clear()
+                self.connection = None
                 self._confirm_all()  # streams go on from the database meanwhile
                 await asyncio.sleep(1)
             finally:
-                self.pubsub = None
-                await client.aclose()
-
-    async def _read(self, pubsub: aioredis.client.PubSub, unconfirmed: set[str]) -> None:
-        # Raw replies rather than ``listen()``: a message is a 3-item list whose channel names
-        # a key directly, where ``handle_message`` builds a dict and records metrics for each.
-        own = namespace().encode()
-        while True:
-            message = await pubsub.parse_response(block=True)
-            if not message:
-                continue
-            if message[0] == b"message":
-                key = _key(message[1], own)
-                if key is not None and hub.watched(key):
-                    hub.deliver(key, Update.decode(message[2].decode()))
-                continue
-            await pubsub.handle_message(message)  # its own bookkeeping of (un)subscriptions
-            if message[0] == b"subscribe":
-                name = message[1].decode()
-                self._confirm(name)
-                if unconfirmed:
-                    unconfirmed.discard(name)
-                    if not unconfirmed:
-                        log.warning("live updates: Redis is back; streams catch up")
-                        resubscribed().set()
-                        _caught_up_topics()
-
-
-_background: set[asyncio.Task] = set()
+                self.connection = None
+                if connection is not None:
+                    connection.close()
 
 
 def _key(raw: bytes, own: bytes) -> Key | None:
