@@ -96,10 +96,11 @@ def fresh_rate_limits() -> None:
     from django.core.cache import cache
     from django.core.cache.backends.redis import RedisCache
 
-    from hosting.core import scheduling, stream_caps
+    from hosting.core import scheduling, stream_caps, throttles
     from hosting.core.throttles import KEY_PREFIX
 
     stream_caps._leases.clear()
+    throttles._local_counts.clear()  # the scopes counted in this process (the move's)
 
     if not isinstance(cache, RedisCache):
         cache.clear()
