@@ -58,6 +58,9 @@ BENCH_THROTTLE_RATES = ",".join(
 )
 
 
+LIVE = ("running", "waiting")  # the statuses a guest follows a game through
+
+
 @dataclass
 class Stats:
     action_ms: list[float] = field(default_factory=list)
@@ -147,7 +150,8 @@ class Guest:
         self.game = response.json()["game"]
 
     async def follow(self) -> None:
-        while not self.load.stopping and self.latest.get("status", "running") == "running":
+        # A practice game first waits for its seed window ("waiting"), then runs: follow both.
+        while not self.load.stopping and self.latest.get("status", "running") in LIVE:
             headers = {}
             if self.latest:
                 headers["Last-Event-ID"] = str(self.latest["version"])
@@ -162,7 +166,7 @@ class Guest:
                         continue
                     async for payload in sse_payloads(response):
                         self.arrived(payload)
-                        if payload["status"] != "running" or self.load.stopping:
+                        if payload["status"] not in LIVE or self.load.stopping:
                             return
             except httpx.TransportError as error:
                 if not self.load.stopping:

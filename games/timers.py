@@ -46,6 +46,7 @@ def sweep_overdue() -> int:
                 commit.arm_deadline(pk, version, deadline.timestamp())
     if scheduling.brokered():
         rearm_lost_bots(GameSession.objects.filter(status=GameSession.Status.RUNNING))
+        scheduling.drain()  # whatever a lost drain task or a killed worker left due
     return applied
 
 
@@ -72,6 +73,7 @@ def rearm_lost_bots(running: Any) -> int:
             game_id=game_id,
             seat=seat,
             version=version,
+            batch=True,
         ):
             log.warning(
                 "game %s: computer seat %s had not moved; its move is sent again", game_id, seat

@@ -293,6 +293,11 @@ THROTTLE_RATES = {
     # few per load; more is a flood of the logs.
     "csp_report.client": "60/m",
 } | dict(item.split("=", 1) for item in env_list("THROTTLE_RATES", []))
+# Scopes counted per web process in memory rather than in Redis (hosting.core.throttles): the
+# move's own limit, on every move, far above play; "none" counts every scope in Redis.
+THROTTLE_LOCAL_SCOPES = frozenset(
+    scope for scope in env_list("THROTTLE_LOCAL_SCOPES", ["action"]) if scope != "none"
+)
 
 # Open live streams (SSE) per client address and per browser session or personal token
 # (hosting.core.stream_caps): far above a person's many tabs (one or two streams each), far

@@ -1,6 +1,8 @@
 from celery import shared_task
 from django.core.management import call_command
 
+from hosting.core import scheduling
+
 
 @shared_task(name="hosting.ping")
 def ping() -> str:
@@ -13,3 +15,10 @@ def clear_expired_sessions() -> None:
     """Delete expired sessions: every guest who takes a seat gets one, and nothing else would
     ever remove them (run by beat every hour)."""
     call_command("clearsessions")
+
+
+@shared_task(name="hosting.drain_due", ignore_result=True)
+def drain_due() -> int:
+    """Run the batched tasks due now (computer players' moves): one task per slot of due
+    times instead of one per move (``hosting.core.scheduling.drain``)."""
+    return scheduling.drain()

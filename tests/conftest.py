@@ -91,15 +91,16 @@ def default_language():
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> None:
     """Each test starts with no request counted against the rate limits and no live stream
-    against the stream caps: the counters live in Redis across tests, and the whole suite
-    comes from one address."""
+    against the stream caps, and no batched task left by an earlier test's games: the counters
+    live in Redis across tests, and the whole suite comes from one address."""
     from django.core.cache import cache
     from django.core.cache.backends.redis import RedisCache
 
-    from hosting.core import stream_caps
+    from hosting.core import scheduling, stream_caps, throttles
     from hosting.core.throttles import KEY_PREFIX
 
     stream_caps._leases.clear()
+    throttles._local_counts.clear()  # the scopes counted in this process (the move's)
 
     if not isinstance(cache, RedisCache):
         cache.clear()
@@ -109,6 +110,7 @@ def fresh_rate_limits() -> None:
     client = cache._cache.get_client(write=True)
     stale = list(client.scan_iter(match=cache.make_key(f"{KEY_PREFIX}:*"), count=1000))
     stale += client.scan_iter(match=f"{stream_caps.KEY_PREFIX}:*", count=1000)
+    stale += [scheduling.DUE_KEY, scheduling.LEASED_KEY]  # batched tasks of earlier tests' games
     if stale:
         client.delete(*stale)
 

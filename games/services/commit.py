@@ -102,7 +102,9 @@ def arm_deadline(game_id: int, version: int, when: float) -> bool:
 
 
 def schedule_bot(game_id: int, seat: int, version: int, when: float) -> None:
-    scheduling.schedule("games.bot_act", when, game_id=game_id, seat=seat, version=version)
+    scheduling.schedule(
+        "games.bot_act", when, batch=True, game_id=game_id, seat=seat, version=version
+    )
 
 
 def schedule_grace(game_id: int, seat: int, since: float, when: float) -> None:

@@ -3,8 +3,9 @@ connection, in any process.
 
 Publishers are synchronous (they run after a commit) and send each audience's text, rendered
 once. Subscribers are SSE streams in the ASGI event loop, which pick their audience's text and
-send it as it is. Without Redis the hub delivers in process; with Redis each process listens on
-one pattern subscription and feeds its own hub, so any web process sees every commit.
+send it as it is. Without Redis the hub delivers in process; with Redis each process subscribes
+to the channel of each game or topic its own streams watch (on the first stream, and leaves it
+after the last) and feeds its own hub: a process hears only what its viewers watch.
 
 Redis pub/sub delivers only to whoever listens at that moment: a publish made while Redis was
 down, or while this process was reconnecting, is gone. So nothing relies on it alone. After a
@@ -16,6 +17,7 @@ version with what they sent (``games.live`` does that every few seconds anyway, 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -23,18 +25,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import redis
-import redis.asyncio as aioredis
 from django.conf import settings
 
-from hosting.core import redis_clients
+from hosting.core import redis_clients, redis_subscriber
 
 log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "games:"
-# Other audiences share the mechanism on their own channels, keyed in the hub by channel name
-# (a tournament's board: "tournaments:<id>", a person's notices: "notifications:<user id>");
-# games keep their id as the key.
-TOPIC_PREFIXES = ("tournaments:", "notifications:")
+# Other audiences share the mechanism on channels of their own, keyed in the hub by the channel's
+# name (a tournament's board: "tournaments:<id>", a person's notices: "notifications:<user id>";
+# any name not under CHANNEL_PREFIX); games keep their id as the key. ``subscribe_topic``/``publish_topic`` take any such name.
 Key = int | str
 
 
@@ -105,8 +104,9 @@ class Hub:
 
 
 hub = Hub()
-_listeners: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+_listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
 _resubscribed: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
+SUBSCRIBE_WAIT_SECONDS = 5.0
 
 
 def namespace() -> str:
@@ -126,7 +126,7 @@ def publish(game_id: int, update: Update) -> None:
 
 
 def publish_topic(topic: str, update: Update) -> None:
-    """``publish`` for a channel under ``TOPIC_PREFIXES``."""
+    """``publish`` for a topic: a channel name outside ``CHANNEL_PREFIX``."""
     if not settings.REDIS_URL:
         hub.deliver(topic, update)
         return
@@ -140,33 +140,57 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
+def channel(key: Key) -> str:
+    """The Redis channel of a hub key (a game's id, or a topic such as "tournaments:7")."""
+    name = f"{CHANNEL_PREFIX}{key}" if isinstance(key, int) else key
+    return f"{namespace()}{name}"
+
+
 async def subscribe(game_id: int) -> asyncio.Queue:
     """A queue that receives every ``Update`` committed for the game from now on; hand it back
     with ``unsubscribe``. (A plain pair, not a context manager: SSE generators are closed by
-    ``aclose()``, and nested async context managers there turn the close into an error.)"""
-    if settings.REDIS_URL:
-        await _ensure_listener()
-    return hub.add(game_id)
+    ``aclose()``, and nested async context managers there turn the close into an error.)
 
-
-def unsubscribe(game_id: Key, queue: asyncio.Queue) -> None:
-    hub.remove(game_id, queue)
+    With Redis, this process subscribes to the game's channel on its first stream of the game
+    and returns once Redis has confirmed it, so a commit read after this call cannot have been
+    published before the subscription."""
+    return await subscribe_key(game_id)
 
 
 async def subscribe_topic(topic: str) -> asyncio.Queue:
-    """``subscribe`` for a channel under ``TOPIC_PREFIXES``; hand it back with ``unsubscribe``."""
+    """``subscribe`` for a topic (see ``publish_topic``); hand it back with ``unsubscribe``."""
+    return await subscribe_key(topic)
+
+
+async def subscribe_key(key: Key) -> asyncio.Queue:
+    """``subscribe`` for any key: a game's id or a topic's channel name (without the namespace).
+    Any channel name works; ``publish_topic`` publishes on it."""
+    queue = hub.add(key)
     if settings.REDIS_URL:
-        await _ensure_listener()
-    return hub.add(topic)
+        try:
+            await _listener().watch(key)
+        except BaseException:
+            unsubscribe(key, queue)
+            raise
+    return queue
 
 
-async def _ensure_listener() -> None:
+def unsubscribe(key: Key, queue: asyncio.Queue) -> None:
+    """Hand back a queue from ``subscribe``; the process leaves the channel after its last."""
+    hub.remove(key, queue)
+    if settings.REDIS_URL:
+        listener = _listeners.get(_running_loop())  # type: ignore[arg-type]
+        if listener is not None:
+            listener.unwatch(key)
+
+
+def _listener() -> _Listener:
     loop = asyncio.get_running_loop()
-    task = _listeners.get(loop)
-    if task is None or task.done():
-        ready = asyncio.Event()
-        _listeners[loop] = loop.create_task(_listen(ready))
-        await ready.wait()
+    listener = _listeners.get(loop)
+    if listener is None:
+        listener = _listeners[loop] = _Listener(loop)
+    listener.ensure_running()
+    return listener
 
 
 def resubscribed() -> asyncio.Event:
@@ -184,35 +208,121 @@ def _caught_up_topics() -> None:
             hub.deliver(key, Update(version=version, final=False, parts={"all": str(version)}))
 
 
-async def _listen(ready: asyncio.Event) -> None:
-    lost = False
-    while True:
-        client = aioredis.Redis.from_url(settings.REDIS_URL)
+class _Listener:
+    """One Redis pub/sub connection per event loop, subscribed to exactly the channels this
+    loop's streams watch (issue 31: a process hears only its own viewers' games, so adding web
+    processes divides the fan-out instead of multiplying it). Reference-counted per channel:
+    SUBSCRIBE on the first stream of a key, UNSUBSCRIBE after the last. A channel of its own
+    that nothing publishes on keeps the connection subscribed while no stream is open."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.counts: dict[str, int] = {}  # channel -> streams of this loop watching it
+        self.confirmed: dict[str, asyncio.Future] = {}  # channel -> its SUBSCRIBE's reply
+        self.connection: redis_subscriber.Subscriber | None = None
+        self.task: asyncio.Task | None = None
+        self.own = f"{namespace()}listener:{id(self)}"
+        self.prefix = namespace().encode()
+        self.unconfirmed: set[bytes] = set()  # after losing Redis: catch up once all are back
+
+    def ensure_running(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self._run())
+
+    async def watch(self, key: Key) -> None:
+        name = channel(key)
+        count = self.counts.get(name, 0)
+        self.counts[name] = count + 1
+        if count == 0:
+            self.confirmed[name] = self.loop.create_future()
+            self._send("subscribe", name)
+        waiting = self.confirmed.get(name)
+        if waiting is not None and not waiting.done():
+            # Redis down: stream from the database; the catch-up after reconnecting covers it
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(waiting), SUBSCRIBE_WAIT_SECONDS)
+
+    def unwatch(self, key: Key) -> None:
+        name = channel(key)
+        count = self.counts.get(name, 0) - 1
+        if count > 0:
+            self.counts[name] = count
+            return
+        self.counts.pop(name, None)
+        self.confirmed.pop(name, None)
+        self._send("unsubscribe", name)
+
+    def _send(self, command: str, name: str) -> None:
+        """SUBSCRIBE or UNSUBSCRIBE on the listening connection (Redis answers on the stream
+        the listener reads). Without a connection, the next one subscribes to every watched
+        channel when it starts."""
+        if self.connection is None:
+            return
         try:
-            async with client.pubsub() as pubsub:
-                own = namespace()
-                await pubsub.psubscribe(
-                    f"{own}{CHANNEL_PREFIX}*", *(f"{own}{prefix}*" for prefix in TOPIC_PREFIXES)
+            if command == "subscribe":
+                self.connection.subscribe(name)
+            else:
+                self.connection.unsubscribe(name)
+        except (redis_subscriber.SubscriberError, OSError):
+            log.warning("live updates: %s %s failed; the listener reconnects", command, name)
+
+    def _message(self, raw_channel: bytes, data: bytes) -> None:
+        key = _key(raw_channel, self.prefix)
+        if key is not None and hub.watched(key):
+            hub.deliver(key, Update.decode(data.decode()))
+
+    def _subscribed(self, raw_channel: bytes) -> None:
+        waiting = self.confirmed.get(raw_channel.decode())
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+        if self.unconfirmed:
+            self.unconfirmed.discard(raw_channel)
+            if not self.unconfirmed:
+                log.warning("live updates: Redis is back; streams catch up from the database")
+                resubscribed().set()
+                _caught_up_topics()
+
+    def _confirm_all(self) -> None:
+        for waiting in self.confirmed.values():
+            if not waiting.done():
+                waiting.set_result(None)
+
+    async def _run(self) -> None:
+        lost = False
+        while True:
+            connection = None
+            try:
+                connection = await redis_subscriber.Subscriber.connect(
+                    settings.REDIS_URL, self._message, self._subscribed
                 )
-                ready.set()
+                wanted = [self.own, *self.counts]
                 if lost:
-                    log.warning("live updates: Redis is back; streams catch up from the database")
+                    self.unconfirmed = {name.encode() for name in wanted}
                     lost = False
-                    resubscribed().set()
-                    _caught_up_topics()
-                async for message in pubsub.listen():
-                    if message["type"] != "pmessage":
-                        continue
-                    channel = message["channel"].decode().removeprefix(own)
-                    key: Key = channel
-                    if channel.startswith(CHANNEL_PREFIX):
-                        key = int(channel.removeprefix(CHANNEL_PREFIX))
-                    if hub.watched(key):  # every process hears every game: decode its own
-                        hub.deliver(key, Update.decode(message["data"].decode()))
-        except (redis.RedisError, OSError):
-            log.warning("live updates lost Redis; reconnecting", exc_info=True)
-            lost = True
-            ready.set()
-            await asyncio.sleep(1)
-        finally:
-            await client.aclose()
+                connection.subscribe(*wanted)
+                self.connection = connection
+                ended = await connection.closed()
+                raise redis_subscriber.SubscriberError(f"Redis closed the connection: {ended}")
+            except (redis_subscriber.SubscriberError, OSError, TimeoutError):
+                log.warning("live updates lost Redis; reconnecting", exc_info=True)
+                lost = True
+                self.connection = None
+                self._confirm_all()  # streams go on from the database meanwhile
+                await asyncio.sleep(1)
+            finally:
+                self.connection = None
+                if connection is not None:
+                    connection.close()
+
+
+def _key(raw: bytes, own: bytes) -> Key | None:
+    """The hub key of a channel of this installation's namespace ``own``."""
+    if not raw.startswith(own):
+        return None
+    name = raw[len(own) :]
+    if name.startswith(b"games:"):
+        try:
+            return int(name[6:])
+        except ValueError:
+            return None
+    return name.decode()

@@ -8,6 +8,10 @@ that setting):
   and beat runs the sweeps of ``CELERY_BEAT_SCHEDULE``. A worker holds every ETA task it is
   sent in memory and loses them when killed, so callers send only tasks due soon and have a
   sweep send the others, and again any lost (``brokered()``).
+  With ``batch=True`` (computer players' moves: many, each small, due within seconds) the task
+  is not a Celery message of its own but a member of a Redis sorted set scored by its due
+  time; one ``hosting.drain_due`` task per ``DRAIN_TICK_SECONDS`` of due times (claimed once
+  per tick) runs every member then due, and the beat's sweep drains too (``drain``).
 - **In process** (no Redis, ``make run``): one daemon thread of this process runs the same
   task functions, looked up by name in the Celery app's registry, at their due time; the beat
   schedule's sweeps run on it too (``run_beat_in_process``). It holds any number of timers.
@@ -21,7 +25,9 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
+import json
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -30,6 +36,7 @@ from typing import Any, Protocol
 
 from celery import Task
 from celery import current_app as celery_app
+from django import db
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import close_old_connections
@@ -99,7 +106,13 @@ class Backend(Protocol):
     brokered: bool
 
     def schedule(
-        self, task: Task, when: float, once: str | None, once_for: float, ids: dict[str, Any]
+        self,
+        task: Task,
+        when: float,
+        once: str | None,
+        once_for: float,
+        ids: dict[str, Any],
+        batch: bool = False,
     ) -> bool: ...
 
 
@@ -107,14 +120,23 @@ class CeleryBackend:
     brokered = True
 
     def schedule(
-        self, task: Task, when: float, once: str | None, once_for: float, ids: dict[str, Any]
+        self,
+        task: Task,
+        when: float,
+        once: str | None,
+        once_for: float,
+        ids: dict[str, Any],
+        batch: bool = False,
     ) -> bool:
         if once is not None:
             # The URL read now, not at start-up: a test points it at a Redis that is down.
             claims = redis_clients.client(settings.REDIS_URL)
             if not claims.set(once, 1, nx=True, ex=int(once_for)):
                 return False
-        task.apply_async(kwargs=ids, eta=datetime.fromtimestamp(when, tz=UTC))
+        if batch:
+            _enqueue(task.name, when, ids)
+        else:
+            task.apply_async(kwargs=ids, eta=datetime.fromtimestamp(when, tz=UTC))
         return True
 
 
@@ -126,7 +148,13 @@ class InProcessBackend:
         self._claims_lock = threading.Lock()
 
     def schedule(
-        self, task: Task, when: float, once: str | None, once_for: float, ids: dict[str, Any]
+        self,
+        task: Task,
+        when: float,
+        once: str | None,
+        once_for: float,
+        ids: dict[str, Any],
+        batch: bool = False,
     ) -> bool:
         if once is not None and not self._claim(once, once_for):
             return False
@@ -171,13 +199,22 @@ def _tasks() -> dict[str, Task]:
 
 
 def schedule(
-    task: str, when: float, *, once: str | None = None, once_for: float = 60.0, **ids: Any
+    task: str,
+    when: float,
+    *,
+    once: str | None = None,
+    once_for: float = 60.0,
+    batch: bool = False,
+    **ids: Any,
 ) -> bool:
     """Run the task named ``task`` with ``ids`` as its keyword arguments at ``when`` (a Unix
     time; one already past runs at once). With ``once`` (a key), only the first of the calls
     that give it sends the task, for ``once_for`` seconds: a commit and a sweep may both try.
-    Returns whether it was sent. An unknown task name is a ``KeyError`` here, not later."""
-    return _current().schedule(_tasks()[task], when, once, once_for, ids)
+    With ``batch``, on Celery it joins the sorted set that ``drain`` runs instead of being a
+    message of its own (for many small tasks due soon: the same task and ids twice are one
+    member, due at the earlier time). Returns whether it was sent. An unknown task name is a
+    ``KeyError`` here, not later."""
+    return _current().schedule(_tasks()[task], when, once, once_for, ids, batch)
 
 
 def brokered() -> bool:
@@ -199,3 +236,91 @@ def run_beat_in_process() -> None:
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         every(float(entry["schedule"]), entry["task"])
     scheduler.start()
+
+
+# --- Batched tasks on Celery: a sorted set of due tasks, drained by few Celery tasks ---------
+#
+# Issue 31: a computer's move as a Celery message of its own cost the worker ~5.8 ms, 47 % of
+# it kombu receiving and acknowledging it and Celery tracing the task. Measured gain
+# (benchmarks/computer_moves.py, computer-only games, main and this interleaved, load average
+# 4-7): the worker's CPU per computer move 5.27 -> 2.83 ms (-46 %). Here a move is a member
+# of DUE_KEY (score: its due time), and the one Celery task of its DRAIN_TICK_SECONDS slot
+# (sent once per slot, whoever schedules first) runs every member due by then. Taking moves
+# a member to LEASED_KEY (score: when the lease lapses) in the same script; it leaves only
+# after its task ran. A worker killed while it held members, or a lost drain message, leaves
+# them due or leased: the next drain (the next slot's, or the beat's sweep every second) takes
+# them again once due or lapsed. At least once, as before: every batched task must be safe to
+# run twice (``bot_act`` plays only if the seat still owes that version's move).
+DUE_KEY = "scheduling:due"
+LEASED_KEY = "scheduling:leased"
+TICK_PREFIX = "scheduling:tick:"
+DRAIN_TASK = "hosting.drain_due"
+DRAIN_TICK_SECONDS = 0.1
+LEASE_SECONDS = 30.0
+DRAIN_BATCH = 100
+
+# KEYS: due, leased. ARGV: now, lease lapses at, most members. Lapsed leases are due again;
+# then up to ARGV[3] due members move to the leased set and are returned.
+_TAKE = """
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
+for _, member in ipairs(lapsed) do
+  redis.call('ZREM', KEYS[2], member)
+  redis.call('ZADD', KEYS[1], 'LT', ARGV[1], member)
+end
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
+for _, member in ipairs(due) do
+  redis.call('ZREM', KEYS[1], member)
+  redis.call('ZADD', KEYS[2], ARGV[2], member)
+end
+return due
+"""
+
+
+def _member(task: str, ids: dict[str, Any]) -> str:
+    return json.dumps([task, ids], sort_keys=True, separators=(",", ":"))
+
+
+def _enqueue(task: str, when: float, ids: dict[str, Any]) -> None:
+    """One round trip: add the member (the earlier time wins), claim its slot's drain."""
+    tick = math.ceil(when / DRAIN_TICK_SECONDS)
+    client = redis_clients.client(settings.REDIS_URL)
+    pipe = client.pipeline(transaction=False)
+    pipe.zadd(DUE_KEY, {_member(task, ids): when}, lt=True)  # LT adds new members too
+    pipe.set(f"{TICK_PREFIX}{tick}", 1, nx=True, ex=int(LEASE_SECONDS) + 60)
+    *_, claimed = pipe.execute()
+    if claimed:
+        _tasks()[DRAIN_TASK].apply_async(
+            eta=datetime.fromtimestamp(tick * DRAIN_TICK_SECONDS, tz=UTC)
+        )
+
+
+def drain(limit: int = DRAIN_BATCH) -> int:
+    """Run every batched task due now (and any whose lease lapsed), ``limit`` at a time, in
+    this thread; returns how many ran. Called by the drain task of a slot and by the sweep."""
+    client = redis_clients.client(settings.REDIS_URL)
+    take = client.register_script(_TAKE)
+    tasks = _tasks()
+    ran = 0
+    while True:
+        now = time.time()
+        members = take(keys=[DUE_KEY, LEASED_KEY], args=[now, now + LEASE_SECONDS, limit])
+        if not members:
+            return ran
+        # As Celery's task_prerun does for a task (hosting.celery): once per batch here.
+        db.connection.health_check_enabled = True
+        db.close_old_connections()
+        done = []
+        for member in members:
+            name, ids = json.loads(member)
+            try:
+                tasks[name].run(**ids)
+            except Exception:  # left leased: it runs again once its lease lapses
+                log.exception("batched task %s %s failed", name, ids)
+                db.close_old_connections()
+                continue
+            done.append(member)
+            ran += 1
+        if done:
+            client.zrem(LEASED_KEY, *done)
+        if len(members) < limit:
+            return ran

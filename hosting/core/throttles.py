@@ -7,6 +7,11 @@ client and one per account, ``THROTTLE_RATES["<scope>.client" | "<scope>.account
 ``Retry-After`` (the seconds until the window ends). DRF views use ``Limit`` subclasses as
 throttle classes; Django's own views (log-in, sign-up) are wrapped by ``limit_posts``.
 
+Scopes in ``THROTTLE_LOCAL_SCOPES`` (``action`` by default: every move) are counted in the
+process's memory instead: each web process then allows the full rate, N processes N times it,
+which for limits set this far above real play still stops a flood, and it costs no Redis round
+trip per move.
+
 Counting must never be what breaks a request: with the cache unreachable, requests pass.
 """
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -66,7 +72,8 @@ def retry_after(request: HttpRequest, scope: str, account: str | None) -> int | 
     if not limits:
         return None
     try:
-        counts = _hit([(key, period) for key, _, period in limits])
+        hit = _hit_local if scope in settings.THROTTLE_LOCAL_SCOPES else _hit
+        counts = hit([(key, period) for key, _, period in limits])
     except (redis.RedisError, OSError):
         log.warning("rate limits not counted: the cache is unreachable", exc_info=True)
         return None
@@ -122,6 +129,31 @@ def _hit(keys: list[tuple[str, int]]) -> list[int]:
         except ValueError:  # expired in between
             cache.add(key, 1, timeout=period + 1)
             counts.append(1)
+    return counts
+
+
+_local_counts: dict[str, list[float]] = {}  # key -> [count, when its window ends]
+_local_lock = threading.Lock()
+_LOCAL_PRUNE_AT = 10_000
+
+
+def _hit_local(keys: list[tuple[str, int]]) -> list[int]:
+    """``_hit`` in this process's memory (``THROTTLE_LOCAL_SCOPES``). The window is in the key,
+    so a counter only has to be forgotten once its window is over. Measured gain
+    (``benchmarks/throttle.py``, interleaved, load average 8): 135 us of the web's CPU per
+    request through the EVALSHA, 5.4 us here (-96 %), and no Redis command per move."""
+    now = time.time()
+    counts = []
+    with _local_lock:
+        if len(_local_counts) > _LOCAL_PRUNE_AT:
+            for key in [k for k, (_, ends) in _local_counts.items() if ends < now]:
+                del _local_counts[key]
+        for key, period in keys:
+            entry = _local_counts.get(key)
+            if entry is None:
+                entry = _local_counts[key] = [0, now + period + 1]
+            entry[0] += 1
+            counts.append(int(entry[0]))
     return counts
 
 

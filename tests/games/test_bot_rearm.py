@@ -13,6 +13,7 @@ from games.services import SeatSpec
 from games.tasks import sweep_overdue
 from games.timers import BOT_LOST_AFTER_SECONDS, BOT_REARMED_PREFIX
 from hosting.celery import app
+from hosting.core import scheduling
 from tests.games.hosting_helpers import celery_worker, register_tiny, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,10 +32,12 @@ def test_the_sweep_sends_a_lost_computer_move_again_once(redis_url, celery_queue
         time_control={"allowances": {"turn": 30}},
     )
     game.seats.filter(number=1).update(guest_id="g")
-    # The computer's first move is a task in the queue...
+    # The computer's first move is due in the batched tasks' set, its drain in the queue...
     services.game_start(game_id=game.pk, by=None)
+    assert client.zcard(scheduling.DUE_KEY) == 1
     with app.connection_for_write() as connection:
-        assert connection.default_channel.queue_purge(celery_queue) >= 1  # ...lost
+        assert connection.default_channel.queue_purge(celery_queue) >= 1
+    client.delete(scheduling.DUE_KEY)  # ...both lost, as when Redis restarts empty
     assert sweep_overdue.apply().get() == 0
     assert not client.exists(f"{BOT_REARMED_PREFIX}{game.pk}:0:0")  # not overdue yet
     time.sleep(settings.BOT_DELAY_SECONDS[1] + BOT_LOST_AFTER_SECONDS + 0.1)
