@@ -33,7 +33,8 @@ log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "games:"
 # Other audiences share the mechanism on channels of their own, keyed in the hub by the channel's
 # name (a tournament's board: "tournaments:<id>", a person's notices: "notifications:<user id>";
-# any name not under CHANNEL_PREFIX); games keep their id as the key. ``subscribe_topic``/``publish_topic`` take any such name.
+# any name not under CHANNEL_PREFIX); games keep their id as the key. ``subscribe_topic`` and
+# ``publish_topic`` take any such name.
 Key = int | str
 
 
