@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from notifications import clock
@@ -136,10 +137,19 @@ def slot_propose(*, match: Match, by: Any, at: datetime) -> SlotProposal:
                 entrant=entrant.pk,
                 at=at.isoformat(),
             )
-            about = match_about(match)
+            about = _slot_about(match)
             for user in _users(_other(match, entrant)):
                 notices.notify(user, Kind.SLOT_PROPOSED, about, at)
     return proposal
+
+
+def _slot_about(match: Match, key: str | None = None) -> notices.About:
+    """A notice about a match's time leads to the page where it is agreed."""
+    about = match_about(match)
+    url = reverse("match-slot", args=[match.stage.tournament.slug, match.code])
+    return notices.About(
+        key=key or about.key, label=about.label, url=url, tournament_id=about.tournament_id
+    )
 
 
 def _agree(slot: MatchSlot, at: datetime, how: str) -> None:
@@ -147,10 +157,7 @@ def _agree(slot: MatchSlot, at: datetime, how: str) -> None:
     slot.how = how
     slot.save(update_fields=["at", "how"])
     match = slot.match
-    about = match_about(match)
-    about = notices.About(
-        key=f"slot:{slot.pk}", label=about.label, url=about.url, tournament_id=about.tournament_id
-    )
+    about = _slot_about(match, key=f"slot:{slot.pk}")
     for user in _users(match.home, match.away):
         notices.notify(user, Kind.SLOT_AGREED, about, at)
         notices.remind(user, Kind.DEADLINE_1H, about, at, before=timedelta(hours=1))

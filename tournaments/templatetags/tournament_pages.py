@@ -365,12 +365,16 @@ def _report_form(context: template.Context, match: dict[str, Any]) -> str:
     claim = (context.get("card_claims") or {}).get(match["code"])
     told = f'<span class="card-claim">{escape(claim)}</span>' if claim else ""
     token = escape(context.get("csrf_token", ""))
+    # A live match the players schedule themselves (issue 28): its time is agreed on its page.
+    when = reverse("match-slot", args=[tournament.slug, match["code"]])
+    timing = f'<a class="card-slot" href="{escape(when)}">{escape(_("Match time…"))}</a>'
     return (
         f'<form method="post" action="{escape(action)}" id="{escape(form_id)}" '
         f'class="card-report" aria-label="{label}">'
         f'<input type="hidden" name="csrfmiddlewaretoken" value="{token}">'
         f'<input type="hidden" name="match" value="{escape(match["code"])}">'
-        f'{told}<span class="card-report-ask">{escape(_("Who won?"))}</span>{buttons}</form>{slot}'
+        f'{told}<span class="card-report-ask">{escape(_("Who won?"))}</span>{buttons}{timing}'
+        f"</form>{slot}"
     )
 
 

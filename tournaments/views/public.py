@@ -37,7 +37,7 @@ from tournaments import adapters, form_feedback, live, selectors, services
 from tournaments.api.inputs import MAX_ID, MAX_INT
 from tournaments.core.permissions import runs
 from tournaments.formats import genius
-from tournaments.models import Entrant, Episode, Match, SealedSubmission, Tournament
+from tournaments.models import Entrant, Episode, Match, MatchSlot, SealedSubmission, Tournament
 from tournaments.seasons import death_match_picks, transfers
 from tournaments.seasons import services as seasons
 from tournaments.selectors import or_404
@@ -155,6 +155,8 @@ def my_entry(tournament: Tournament, user: Any) -> dict[str, Any]:
             # next deadline, both public on the game's own page.
             "since": (current.started if current else None) or match.updated,
             "deadline": current.next_deadline if current else None,
+            # Scheduled by its players: its time is agreed on the match's own page.
+            "scheduled": MatchSlot.objects.filter(match=match).exists(),
         }
         context["opponent"] = {"name": opponent.display_name if opponent else None}
         if tournament.players_report and not played:

@@ -28,6 +28,10 @@ if (bell) {
       }
       region.hidden = false;
     }
+    if (last !== null && data.text !== last) {
+      // A page about the notice's subject may bring itself up to date (the match-time page).
+      document.dispatchEvent(new CustomEvent("notice", { detail: data }));
+    }
     last = data.text;
     bell.dataset.connected = "1";
   });
