@@ -8,7 +8,7 @@ if (zone && first) {
   document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`; // IANA names need no quoting
 }
 // Only then: a zone chosen on the settings page stays as chosen, wherever the browser is.
-if (zone && first && document.body.dataset.zone !== zone) {
+if (zone && first && document.body.dataset.readerZone !== zone) {
   const fmt = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
     dateStyle: "medium",
     timeStyle: "short",
