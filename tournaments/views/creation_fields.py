@@ -81,49 +81,60 @@ class Field:
         return number
 
 
-L = gettext_lazy
-DEFAULT_FOR_MODE = (("", L("The mode's default")),)
-SECONDS = {30: L("30 s"), 45: L("45 s"), 60: L("60 s"), 90: L("90 s")}
-WHEEL_NAMES = {
-    "1": L("Spin wheel: level 1 segments"),
-    "2": L("Spin wheel: level 2 segments"),
-    "3": L("Spin wheel: level 3 segments"),
-    "X": L("Spin wheel: X segments (every level)"),
+DEFAULT_FOR_MODE = (("", gettext_lazy("The mode's default")),)
+SECONDS = {
+    30: gettext_lazy("30 s"),
+    45: gettext_lazy("45 s"),
+    60: gettext_lazy("60 s"),
+    90: gettext_lazy("90 s"),
 }
-WHEEL_HELP = L(
+WHEEL_NAMES = {
+    "1": gettext_lazy("Spin wheel: level 1 segments"),
+    "2": gettext_lazy("Spin wheel: level 2 segments"),
+    "3": gettext_lazy("Spin wheel: level 3 segments"),
+    "X": gettext_lazy("Spin wheel: X segments (every level)"),
+}
+WHEEL_HELP = gettext_lazy(
     "A spin clears the opponent's slots topped by a card of the level it lands on (X: every"
     " level); by default four segments show 1, four 2, three 3 and one X."
 )
-COLOUR_NAMES = {"yellow": L("Yellow"), "red": L("Red"), "blue": L("Blue"), "green": L("Green")}
+COLOUR_NAMES = {
+    "yellow": gettext_lazy("Yellow"),
+    "red": gettext_lazy("Red"),
+    "blue": gettext_lazy("Blue"),
+    "green": gettext_lazy("Green"),
+}
 
 GAME_RULES: dict[str, tuple[Field, ...]] = {
     "color_clash": (
         Field(
             "mode",
-            L("Mode"),
-            L('Default Classic; Family night: a number card opens, "Last card!" is automatic.'),
+            gettext_lazy("Mode"),
+            gettext_lazy(
+                'Default Classic; Family night: a number card opens, "Last card!" is automatic.'
+            ),
             "choice",
             "classic",
-            (("classic", L("Classic")), ("family", L("Family night"))),
+            (("classic", gettext_lazy("Classic")), ("family", gettext_lazy("Family night"))),
         ),
         Field(
             "match",
-            L("Match length"),
-            L("Classic plays one round, Family night three, unless you choose."),
+            gettext_lazy("Match length"),
+            gettext_lazy("Classic plays one round, Family night three, unless you choose."),
             "choice",
             "",
             (
                 *DEFAULT_FOR_MODE,
-                ("one_round", L("One round")),
-                ("three_rounds", L("Three rounds")),
-                ("five_rounds", L("Five rounds")),
-                ("to_500", L("First to 500 points")),
+                ("one_round", gettext_lazy("One round")),
+                ("three_rounds", gettext_lazy("Three rounds")),
+                ("five_rounds", gettext_lazy("Five rounds")),
+                ("to_500", gettext_lazy("First to 500 points")),
             ),
         ),
         Field(
             "turn_seconds",
-            L("Turn timer"),
-            L("Seconds per turn: 30 in Classic, 90 in Family night by default."),
+            gettext_lazy("Turn timer"),
+            gettext_lazy("Seconds per turn: 30 in Classic, 90 in Family night by default."),
             "choice",
             "",
             DEFAULT_FOR_MODE + tuple((str(s), SECONDS[s]) for s in color_clash.TURN_SECONDS),
@@ -133,39 +144,42 @@ GAME_RULES: dict[str, tuple[Field, ...]] = {
     "drafting_trios": (
         Field(
             "power_cards_in_trios",
-            L("Power cards in trios"),
-            L("Off by default: a trio is three number cards."),
+            gettext_lazy("Power cards in trios"),
+            gettext_lazy("Off by default: a trio is three number cards."),
             "bool",
             drafting_trios.FLAGS["power_cards_in_trios"],
         ),
         Field(
             "colour_bonus_on_failed_trio",
-            L("Colour bonus on a failed trio"),
-            L("Off by default: the +3 / +7 bonuses need their category's condition."),
+            gettext_lazy("Colour bonus on a failed trio"),
+            gettext_lazy("Off by default: the +3 / +7 bonuses need their category's condition."),
             "bool",
             drafting_trios.FLAGS["colour_bonus_on_failed_trio"],
         ),
         Field(
             "assist_previews",
-            L("Score previews"),
-            L("Off by default: show each open category's best score to the player."),
+            gettext_lazy("Score previews"),
+            gettext_lazy("Off by default: show each open category's best score to the player."),
             "bool",
             drafting_trios.FLAGS["assist_previews"],
         ),
         Field(
             "short_hand",
-            L("A seat short of cards"),
-            L("Default: it passes; or its pass makes this round the last."),
+            gettext_lazy("A seat short of cards"),
+            gettext_lazy("Default: it passes; or its pass makes this round the last."),
             "choice",
             drafting_trios.FLAGS["short_hand"],
-            (("pass", L("Passes")), ("end_game", L("Passes and ends the game after the round"))),
+            (
+                ("pass", gettext_lazy("Passes")),
+                ("end_game", gettext_lazy("Passes and ends the game after the round")),
+            ),
         ),
     ),
     "dropmix": (
         Field(
             "target",
-            L("Target score"),
-            L("The side that reaches it first wins; default 21."),
+            gettext_lazy("Target score"),
+            gettext_lazy("The side that reaches it first wins; default 21."),
             "choice",
             str(DEFAULT_CONFIG["target"]),
             (("21", "21"), ("15", "15")),
@@ -173,16 +187,16 @@ GAME_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "middle_slot_colour",
-            L("Middle slot colour"),
-            L("The colour the middle slot takes; default yellow."),
+            gettext_lazy("Middle slot colour"),
+            gettext_lazy("The colour the middle slot takes; default yellow."),
             "choice",
             DEFAULT_CONFIG["middle_slot_colour"],
             tuple((c, COLOUR_NAMES[c]) for c in COLOURS),
         ),
         Field(
             "score_floor",
-            L("Lowest score"),
-            L("A score never falls below this (0 or less); default 0."),
+            gettext_lazy("Lowest score"),
+            gettext_lazy("A score never falls below this (0 or less); default 0."),
             "int",
             None,
             (),
@@ -191,18 +205,19 @@ GAME_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "clear_mode",
-            L("Clearing a slot"),
-            L("Default: discards its whole stack; or only its top card."),
+            gettext_lazy("Clearing a slot"),
+            gettext_lazy("Default: discards its whole stack; or only its top card."),
             "choice",
             DEFAULT_CONFIG["clear_mode"],
             tuple(
-                (m, L("Whole stack") if m == "stack" else L("Top card only")) for m in CLEAR_MODES
+                (m, gettext_lazy("Whole stack") if m == "stack" else gettext_lazy("Top card only"))
+                for m in CLEAR_MODES
             ),
         ),
         Field(
             "retract_seconds",
-            L("Seconds to take a drop back"),
-            L("Default 3."),
+            gettext_lazy("Seconds to take a drop back"),
+            gettext_lazy("Default 3."),
             "int",
             None,
             (),
@@ -211,8 +226,8 @@ GAME_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "spin_retract_seconds",
-            L("Seconds to take a spin back"),
-            L("Default 2."),
+            gettext_lazy("Seconds to take a spin back"),
+            gettext_lazy("Default 2."),
             "int",
             None,
             (),
@@ -235,14 +250,18 @@ GAME_RULES: dict[str, tuple[Field, ...]] = {
     ),
 }
 
-BYE_POINTS = (("1", L("1 (a win)")), ("0.5", L("½ (a draw)")), ("0", L("0 (a loss)")))
+BYE_POINTS = (
+    ("1", gettext_lazy("1 (a win)")),
+    ("0.5", gettext_lazy("½ (a draw)")),
+    ("0", gettext_lazy("0 (a loss)")),
+)
 
 FORMAT_RULES: dict[str, tuple[Field, ...]] = {
     "single_elimination": (
         Field(
             "third_place",
-            L("Match for third place"),
-            L("Off by default: the semi-final losers share third place."),
+            gettext_lazy("Match for third place"),
+            gettext_lazy("Off by default: the semi-final losers share third place."),
             "bool",
             False,
         ),
@@ -250,17 +269,19 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
     "double_elimination": (
         Field(
             "grand_final",
-            L("Grand final"),
-            L("Default: one match; with a reset the lower-bracket winner must win twice."),
+            gettext_lazy("Grand final"),
+            gettext_lazy(
+                "Default: one match; with a reset the lower-bracket winner must win twice."
+            ),
             "choice",
             "single",
             tuple(
                 (
                     g,
                     {
-                        "none": L("None: two champions"),
-                        "single": L("One match"),
-                        "reset": L("With a reset"),
+                        "none": gettext_lazy("None: two champions"),
+                        "single": gettext_lazy("One match"),
+                        "reset": gettext_lazy("With a reset"),
                     }[g],
                 )
                 for g in GRAND_FINALS
@@ -270,20 +291,27 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
     "round_robin": (
         Field(
             "bye_points",
-            L("Points for a bye"),
-            L("With an odd number of players someone sits out each round; default 0."),
+            gettext_lazy("Points for a bye"),
+            gettext_lazy("With an odd number of players someone sits out each round; default 0."),
             "choice",
             "0",
             BYE_POINTS,
             numeric=True,
         ),
         Field(
-            "cycles", L("Cycles"), L("How often each pair meets; default 1."), "int", None, (), 1, 4
+            "cycles",
+            gettext_lazy("Cycles"),
+            gettext_lazy("How often each pair meets; default 1."),
+            "int",
+            None,
+            (),
+            1,
+            4,
         ),
         Field(
             "groups",
-            L("Groups"),
-            L("Players are split into this many groups; default 1."),
+            gettext_lazy("Groups"),
+            gettext_lazy("Players are split into this many groups; default 1."),
             "int",
             None,
             (),
@@ -294,8 +322,8 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
     "swiss": (
         Field(
             "rounds",
-            L("Swiss rounds"),
-            L("Empty: enough rounds for one unbeaten player (log₂ of the entrants)."),
+            gettext_lazy("Swiss rounds"),
+            gettext_lazy("Empty: enough rounds for one unbeaten player (log₂ of the entrants)."),
             "int",
             None,
             (),
@@ -304,8 +332,8 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "bye_points",
-            L("Points for a bye"),
-            L("The pairing-allocated bye's points; default 1."),
+            gettext_lazy("Points for a bye"),
+            gettext_lazy("The pairing-allocated bye's points; default 1."),
             "choice",
             "1",
             BYE_POINTS,
@@ -313,29 +341,32 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "pairing",
-            L("Pairing"),
-            L("Default: each round is paired automatically; or by the organiser."),
+            gettext_lazy("Pairing"),
+            gettext_lazy("Default: each round is paired automatically; or by the organiser."),
             "choice",
             "automatic",
-            (("automatic", L("Automatic")), ("organiser", L("By the organiser"))),
+            (
+                ("automatic", gettext_lazy("Automatic")),
+                ("organiser", gettext_lazy("By the organiser")),
+            ),
         ),
     ),
     "genius": (
         Field(
             "ec_rule",
-            L("Elimination candidate"),
-            L("Default: the Main Match winners choose; or the Main Match loser goes."),
+            gettext_lazy("Elimination candidate"),
+            gettext_lazy("Default: the Main Match winners choose; or the Main Match loser goes."),
             "choice",
             genius.SeasonRules.ec_rule,
             (
-                ("chosen_by_winners", L("Chosen by the winners")),
-                ("mm_loser", L("The Main Match loser")),
+                ("chosen_by_winners", gettext_lazy("Chosen by the winners")),
+                ("mm_loser", gettext_lazy("The Main Match loser")),
             ),
         ),
         Field(
             "ec_count",
-            L("Candidates per episode"),
-            L("Elimination candidates (and Death Matches) per episode; default 1."),
+            gettext_lazy("Candidates per episode"),
+            gettext_lazy("Elimination candidates (and Death Matches) per episode; default 1."),
             "int",
             None,
             (),
@@ -344,8 +375,8 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "winner_tokens",
-            L("Tokens per winner"),
-            L("Tokens of Life for each of several Main Match winners; default 1."),
+            gettext_lazy("Tokens per winner"),
+            gettext_lazy("Tokens of Life for each of several Main Match winners; default 1."),
             "int",
             None,
             (),
@@ -354,8 +385,8 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "sole_winner_tokens",
-            L("Tokens for a sole winner"),
-            L("Tokens of Life for a single Main Match winner; default 2."),
+            gettext_lazy("Tokens for a sole winner"),
+            gettext_lazy("Tokens of Life for a single Main Match winner; default 2."),
             "int",
             None,
             (),
@@ -364,8 +395,8 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "sole_winner_gives",
-            L("Tokens a sole winner gives away"),
-            L("Of those, how many they must give to another player; default 1."),
+            gettext_lazy("Tokens a sole winner gives away"),
+            gettext_lazy("Of those, how many they must give to another player; default 1."),
             "int",
             None,
             (),
@@ -374,16 +405,19 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "on_elimination",
-            L("An eliminated player's tokens"),
-            L("Default: confiscated; or passed to the Death Match winner."),
+            gettext_lazy("An eliminated player's tokens"),
+            gettext_lazy("Default: confiscated; or passed to the Death Match winner."),
             "choice",
             genius.SeasonRules.on_elimination,
-            (("confiscated", L("Confiscated")), ("to_dm_winner", L("To the Death Match winner"))),
+            (
+                ("confiscated", gettext_lazy("Confiscated")),
+                ("to_dm_winner", gettext_lazy("To the Death Match winner")),
+            ),
         ),
         Field(
             "final_best_of",
-            L("Final: best of"),
-            L("An odd number of games; default 3."),
+            gettext_lazy("Final: best of"),
+            gettext_lazy("An odd number of games; default 3."),
             "int",
             None,
             (),
@@ -393,31 +427,125 @@ FORMAT_RULES: dict[str, tuple[Field, ...]] = {
         ),
         Field(
             "currency",
-            L("Currency"),
-            L("What the season's players trade and keep; default garnets."),
+            gettext_lazy("Currency"),
+            gettext_lazy("What the season's players trade and keep; default garnets."),
             "text",
             genius.SeasonRules.currency,
             high=40,
         ),
         Field(
             "sealed_edits",
-            L("Sealed answers may change"),
-            L("On by default: a sealed Main Match answer may be replaced until the deadline."),
+            gettext_lazy("Sealed answers may change"),
+            gettext_lazy(
+                "On by default: a sealed Main Match answer may be replaced until the deadline."
+            ),
             "bool",
             genius.SeasonRules.sealed_edits,
+        ),
+        Field(
+            "transfers",
+            gettext_lazy("Garnet transfers"),
+            gettext_lazy(
+                "Default: done at once; or once the receiver accepts, or once a host approves."
+            ),
+            "choice",
+            genius.SeasonRules.transfers,
+            (
+                ("immediate", gettext_lazy("At once")),
+                ("receiver_accepts", gettext_lazy("When the receiver accepts")),
+                ("host_approves", gettext_lazy("When a host approves")),
+            ),
+        ),
+        Field(
+            "transfer_visibility",
+            gettext_lazy("Who sees a transfer"),
+            gettext_lazy(
+                "Default: everyone; or only the two players and the hosts; or the payer's choice."
+            ),
+            "choice",
+            genius.SeasonRules.transfer_visibility,
+            (
+                ("public", gettext_lazy("Everyone")),
+                ("private", gettext_lazy("The two players and the hosts")),
+                ("choice", gettext_lazy("The payer chooses")),
+            ),
+        ),
+        Field(
+            "tokens_carry_over",
+            gettext_lazy("Spare Tokens of Life carry over"),
+            gettext_lazy("Off by default: unused tokens expire when their episode ends."),
+            "bool",
+            genius.SeasonRules.tokens_carry_over,
+        ),
+        Field(
+            "confessionals_after_season",
+            gettext_lazy("Confessionals public after the season"),
+            gettext_lazy("Off by default: only the hosts ever read a player's diary."),
+            "bool",
+            genius.SeasonRules.confessionals_after_season,
+        ),
+        Field(
+            "handouts_after_season",
+            gettext_lazy("Handouts in the lounge after the season"),
+            gettext_lazy(
+                "On by default: once the season ends, its eliminated players read the handouts."
+            ),
+            "bool",
+            genius.SeasonRules.handouts_after_season,
+        ),
+        Field(
+            "no_show",
+            gettext_lazy("Missing an activity check"),
+            gettext_lazy(
+                "Default: a warning; or a garnet fine, elimination, or a waiting player replaces."
+            ),
+            "choice",
+            genius.SeasonRules.no_show,
+            (
+                ("warning", gettext_lazy("A warning")),
+                ("fine", gettext_lazy("A garnet fine")),
+                ("eliminate", gettext_lazy("Elimination")),
+                ("replace", gettext_lazy("Replaced by a waiting player")),
+            ),
+        ),
+        Field(
+            "no_show_fine",
+            gettext_lazy("Fine for a missed check"),
+            gettext_lazy("Garnets, when the rule is a fine; default 1."),
+            "int",
+            None,
+            (),
+            0,
+            99,
+        ),
+        Field(
+            "dm_players",
+            gettext_lazy("Players in a Death Match"),
+            gettext_lazy(
+                "Default 2 (EC and DMO); 3: the EC picks two opponents, last place loses."
+            ),
+            "choice",
+            str(genius.SeasonRules.dm_players),
+            (("2", gettext_lazy("Two")), ("3", gettext_lazy("Three"))),
+            numeric=True,
         ),
     ),
 }
 
 UNDECIDED = Field(
     "undecided",
-    L("A drawn match"),
-    L("Default: it is replayed; or the higher seed goes on."),
+    gettext_lazy("A drawn match"),
+    gettext_lazy("Default: it is replayed; or the higher seed goes on."),
     "choice",
     "replay",
-    (("replay", L("Replayed")), ("higher_seed", L("The higher seed wins"))),
+    (("replay", gettext_lazy("Replayed")), ("higher_seed", gettext_lazy("The higher seed wins"))),
 )
-PHASE_NAMES = {"turn": L("Turn"), "draft": L("Draft"), "play": L("Play"), "choice": L("Choice")}
+PHASE_NAMES = {
+    "turn": gettext_lazy("Turn"),
+    "draft": gettext_lazy("Draft"),
+    "play": gettext_lazy("Play"),
+    "choice": gettext_lazy("Choice"),
+}
 
 
 def allowance_fields(game: str) -> tuple[Field, ...]:
