@@ -28,7 +28,7 @@ from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from hosting.core.errors import UserError
 
@@ -93,13 +93,13 @@ def allowed(ip: IPAddress) -> bool:
 
 
 KINDS = {
-    "loopback": _lazy("loopback"),
-    "private": _lazy("private"),
-    "link-local": _lazy("link-local"),
-    "multicast": _lazy("multicast"),
-    "unspecified": _lazy("unspecified"),
-    "reserved": _lazy("reserved"),
-    "non-public": _lazy("not public"),
+    "loopback": gettext_lazy("loopback"),
+    "private": gettext_lazy("private"),
+    "link-local": gettext_lazy("link-local"),
+    "multicast": gettext_lazy("multicast"),
+    "unspecified": gettext_lazy("unspecified"),
+    "reserved": gettext_lazy("reserved"),
+    "non-public": gettext_lazy("not public"),
 }
 
 
