@@ -213,11 +213,15 @@ async def measure(args: argparse.Namespace) -> int:
                 break
 
     pg_pid = await sync_to_async(setup)()
+    import redis
+
+    # Redis runs on this machine: its server's CPU per move is read like PostgreSQL's.
+    redis_pid = int(redis.Redis.from_url(args.redis).info("server")["process_id"])
     variants = {"before": set(PARTS), "after": set()}
     variants |= {f"after, {part} as before": {part} for part in PARTS}
     if args.only:
         variants = {"after": set(), f"after, {args.only} as before": {args.only}}
-    found: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+    found: dict[str, list[tuple[float, float, float]]] = {name: [] for name in variants}
     walls: dict[str, list[float]] = {name: [] for name in variants}
     names = list(variants)
     switch(set())
@@ -229,37 +233,43 @@ async def measure(args: argparse.Namespace) -> int:
         for name in names[block % len(names) :] + names[: block % len(names)]:
             switch(variants[name])
             await sync_to_async(set_health_check)("health_check" in variants[name])
-            web = pg = wall = 0.0
+            web = pg = rd = wall = 0.0
             for _ in range(args.moves):
                 path, token, body = await next_move()
-                pg_before = proc_cpu(pg_pid)
+                pg_before, rd_before = proc_cpu(pg_pid), proc_cpu(redis_pid)
                 started, clock = time.process_time(), time.perf_counter()
                 status, answer = await call("POST", path, token, body)
                 web += time.process_time() - started
                 wall += time.perf_counter() - clock
                 pg += proc_cpu(pg_pid) - pg_before
+                rd += proc_cpu(redis_pid) - rd_before
                 if status not in (200, 409):
                     raise SystemExit(f"{name}: {status} {answer[:200]!r}")
-            found[name].append((web / args.moves * 1000, pg / args.moves * 1000))
+            found[name].append(
+                (web / args.moves * 1000, pg / args.moves * 1000, rd / args.moves * 1000)
+            )
             walls[name].append(wall / args.moves * 1000)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    base = statistics.median(w + p for w, p in found[names[0]])
+    base = statistics.median(sum(parts) for parts in found[names[0]])
     print(f"{args.blocks} blocks of {args.moves} moves per variant; CPU ms per move, median")
     results = {}
     for name, blocks in found.items():
-        web = statistics.median(w for w, _ in blocks)
-        pg = statistics.median(p for _, p in blocks)
-        total = statistics.median(w + p for w, p in blocks)
+        web = statistics.median(w for w, _, _ in blocks)
+        pg = statistics.median(p for _, p, _ in blocks)
+        rd = statistics.median(r for _, _, r in blocks)
+        total = statistics.median(sum(parts) for parts in blocks)
         wall = statistics.median(walls[name])
         results[name] = {
             "wall_ms": round(wall, 3),
             "web_ms": round(web, 3),
             "postgres_ms": round(pg, 3),
+            "redis_ms": round(rd, 3),
             "total_ms": round(total, 3),
         }
         change = total / base - 1
         print(
-            f"  {name:<38} web {web:6.3f}  postgres {pg:6.3f}  total {total:6.3f}  ({change:+.0%})"
+            f"  {name:<38} web {web:6.3f}  postgres {pg:6.3f}  redis {rd:6.3f}"
+            f"  total {total:6.3f}  ({change:+.0%})"
         )
     print(json.dumps(results))
     return 0
