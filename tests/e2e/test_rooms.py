@@ -177,6 +177,8 @@ def test_a_private_room_by_code_link_and_qr_plays_a_round_with_a_return_and_a_su
     for page in guests:
         page.wait_for_url(f"{live_url}/games/{game_id}/")  # the lobbies went to the table
 
+    # The deal waits for the players' seeds (the casual seed window): only then is a turn set.
+    assert wait_until(lambda: "turn" in GameSession.objects.get(pk=game_id).state)
     first = GameSession.objects.get(pk=game_id).state["turn"]
     hands = {
         first: ["R1", "R2", "Y3"],
