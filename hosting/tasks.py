@@ -18,7 +18,7 @@ def clear_expired_sessions() -> None:
 
 
 @shared_task(name="hosting.drain_due", ignore_result=True)
-def drain_due() -> int:
-    """Run the batched tasks due now (computer players' moves): one task per slot of due
-    times instead of one per move (``hosting.core.scheduling.drain``)."""
-    return scheduling.drain()
+def drain_due(until: float | None = None) -> int:
+    """Run the batched tasks due by the end of this task's slot (computer players' moves): one
+    task per slot of due times instead of one per move (``hosting.core.scheduling.drain``)."""
+    return scheduling.drain(until=until)

@@ -288,15 +288,26 @@ def _enqueue(task: str, when: float, ids: dict[str, Any]) -> None:
     pipe.zadd(DUE_KEY, {_member(task, ids): when}, lt=True)  # LT adds new members too
     pipe.set(f"{TICK_PREFIX}{tick}", 1, nx=True, ex=int(LEASE_SECONDS) + 60)
     *_, claimed = pipe.execute()
-    if claimed:
+    slot_end = tick * DRAIN_TICK_SECONDS
+    # A slot already claimed whose end has passed may have been drained before this member
+    # arrived (a process paused between computing ``when`` and this call): drain once more.
+    if claimed or slot_end <= time.time():
         _tasks()[DRAIN_TASK].apply_async(
-            eta=datetime.fromtimestamp(tick * DRAIN_TICK_SECONDS, tz=UTC)
+            eta=datetime.fromtimestamp(slot_end, tz=UTC), kwargs={"until": slot_end}
         )
 
 
-def drain(limit: int = DRAIN_BATCH) -> int:
+def drain(limit: int = DRAIN_BATCH, until: float | None = None) -> int:
     """Run every batched task due now (and any whose lease lapsed), ``limit`` at a time, in
-    this thread; returns how many ran. Called by the drain task of a slot and by the sweep."""
+    this thread; returns how many ran. Called by the drain task of a slot and by the sweep.
+
+    A slot's task passes ``until``, its slot's end, and takes nothing before it: only the first
+    member of a slot sends a task, so a member left behind by a drain fired early would wait
+    for the sweep (a second; for ever where no beat runs)."""
+    if until is not None and 0 < until - time.time() <= DRAIN_TICK_SECONDS:
+        # Fired early: wait for the slot's end, so that a member added after this take finds
+        # its slot's end passed and sends a drain of its own (``_enqueue``).
+        time.sleep(until - time.time())
     client = redis_clients.client(settings.REDIS_URL)
     take = client.register_script(_TAKE)
     tasks = _tasks()

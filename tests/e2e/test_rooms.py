@@ -153,7 +153,9 @@ def test_a_private_room_by_code_link_and_qr_plays_a_round_with_a_return_and_a_su
     by_link.goto(link)
     by_link.get_by_role("button", name="Join the room").click()
 
-    # The QR code as the host's page shows it, decoded from its pixels.
+    # The QR code as the host's page shows it, decoded from its pixels (once the host's lobby
+    # has taken in both joins: each redraws it).
+    expect(host.locator("#members li")).to_have_count(3)
     host.evaluate(JSQR.read_text())  # not a <script>: the CSP refuses inline ones
     png = base64.b64encode(host.locator("#room-qr svg").screenshot()).decode()
     decoded = host.evaluate(DECODE_QR, png)
